@@ -1,0 +1,161 @@
+// Elementwise kernels over ElementwiseArgs: a 16-byte vectorised path for dense operands and an
+// index-decomposing path for broadcast and strided ones. Every op instantiates these with its
+// functor from kw/functors.h.
+#pragma once
+
+#include <cstdint>
+
+#include "kw/cuda/dtype.cuh"
+#include "kw/elementwise_args.h"
+
+namespace kw {
+namespace cuda {
+
+constexpr int kThreads = 256;
+// Vectors each thread has in flight: enough outstanding 16-byte loads to cover HBM latency.
+constexpr int kUnroll = 4;
+
+template <typename T, int NIn, int NOut>
+__device__ __forceinline__ void load_scalar_operands(const ElementwiseArgs<NIn, NOut>& args,
+                                                     acc_t<T> (&scalars)[NIn]) {
+#pragma unroll
+  for (int k = 0; k < NIn; ++k) {
+    scalars[k] = 0;
+    if (args.is_scalar[k]) {
+      scalars[k] = args.scalar_ptr[k] ? to_acc(*static_cast<const T*>(args.scalar_ptr[k]))
+                                      : static_cast<acc_t<T>>(args.scalar_value[k]);
+    }
+  }
+}
+
+template <typename T, int NIn, int NOut, typename F>
+__device__ __forceinline__ void apply_at(const ElementwiseArgs<NIn, NOut>& args, const F& f,
+                                         const acc_t<T> (&scalars)[NIn], int64_t i) {
+  acc_t<T> in[NIn];
+  acc_t<T> out[NOut];
+#pragma unroll
+  for (int k = 0; k < NIn; ++k)
+    in[k] = args.is_scalar[k] ? scalars[k] : to_acc(static_cast<const T*>(args.in[k])[i]);
+  f(in, out);
+#pragma unroll
+  for (int k = 0; k < NOut; ++k) static_cast<T*>(args.out[k])[i] = from_acc<T>(out[k]);
+}
+
+// Dense operands: each thread moves kUnroll 16-byte vectors per operand, all loads issued
+// before any arithmetic. The sub-vector tail is done by the last block.
+template <typename T, int NIn, int NOut, typename F>
+__global__ void __launch_bounds__(kThreads)
+    vectorized_kernel(const ElementwiseArgs<NIn, NOut> args, const F f) {
+  constexpr int V = 16 / sizeof(T);
+  using V_t = Vec<T, V>;
+  using A = acc_t<T>;
+  A scalars[NIn];
+  load_scalar_operands<T>(args, scalars);
+
+  const int64_t nvec = args.numel / V;
+  const int64_t first = static_cast<int64_t>(blockIdx.x) * kThreads * kUnroll + threadIdx.x;
+  V_t x[kUnroll][NIn];
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) {
+    const int64_t idx = first + static_cast<int64_t>(u) * kThreads;
+#pragma unroll
+    for (int k = 0; k < NIn; ++k)
+      if (idx < nvec && !args.is_scalar[k]) x[u][k] = static_cast<const V_t*>(args.in[k])[idx];
+  }
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) {
+    const int64_t idx = first + static_cast<int64_t>(u) * kThreads;
+    if (idx >= nvec) break;
+    V_t y[NOut];
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+      A in[NIn];
+      A out[NOut];
+#pragma unroll
+      for (int k = 0; k < NIn; ++k) in[k] = args.is_scalar[k] ? scalars[k] : to_acc(x[u][k].v[e]);
+      f(in, out);
+#pragma unroll
+      for (int k = 0; k < NOut; ++k) y[k].v[e] = from_acc<T>(out[k]);
+    }
+#pragma unroll
+    for (int k = 0; k < NOut; ++k) static_cast<V_t*>(args.out[k])[idx] = y[k];
+  }
+  if (blockIdx.x == gridDim.x - 1) {
+    const int64_t i = nvec * V + threadIdx.x;
+    if (i < args.numel) apply_at<T>(args, f, scalars, i);
+  }
+}
+
+// Broadcast or strided operands: decompose the linear index over sizes[] (innermost first).
+// Index is int32_t when every offset fits, since 64-bit division costs several times more.
+template <typename T, typename Index, int NIn, int NOut, typename F>
+__global__ void __launch_bounds__(kThreads)
+    strided_kernel(const ElementwiseArgs<NIn, NOut> args, const F f) {
+  using A = acc_t<T>;
+  constexpr int K = NIn + NOut;
+  A scalars[NIn];
+  load_scalar_operands<T>(args, scalars);
+  const int64_t step = static_cast<int64_t>(gridDim.x) * kThreads;
+  for (int64_t linear = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
+       linear < args.numel; linear += step) {
+    Index rem = static_cast<Index>(linear);
+    Index off[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) off[k] = 0;
+    for (int d = 0; d < args.ndim; ++d) {
+      const Index size = static_cast<Index>(args.sizes[d]);
+      const Index q = rem / size;
+      const Index digit = rem - q * size;
+      rem = q;
+#pragma unroll
+      for (int k = 0; k < K; ++k) off[k] += digit * static_cast<Index>(args.strides[k][d]);
+    }
+    A in[NIn];
+    A out[NOut];
+#pragma unroll
+    for (int k = 0; k < NIn; ++k)
+      in[k] = args.is_scalar[k] ? scalars[k]
+                                : to_acc(static_cast<const T*>(args.in[k])[off[NOut + k]]);
+    f(in, out);
+#pragma unroll
+    for (int k = 0; k < NOut; ++k) static_cast<T*>(args.out[k])[off[k]] = from_acc<T>(out[k]);
+  }
+}
+
+template <typename T, int NIn, int NOut>
+bool vector_aligned(const ElementwiseArgs<NIn, NOut>& args) {
+  bool ok = true;
+  for (int k = 0; k < NOut; ++k) ok &= reinterpret_cast<uintptr_t>(args.out[k]) % 16 == 0;
+  for (int k = 0; k < NIn; ++k)
+    ok &= args.is_scalar[k] || reinterpret_cast<uintptr_t>(args.in[k]) % 16 == 0;
+  return ok;
+}
+
+int sm_count();
+
+template <int NIn, int NOut, typename F>
+cudaError_t launch_elementwise(const ElementwiseArgs<NIn, NOut>& args, const F& f, void* stream) {
+  if (args.numel == 0) return cudaSuccess;
+  const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  return dispatch_dtype(args.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if (args.contiguous && vector_aligned<T>(args)) {
+      constexpr int V = 16 / sizeof(T);
+      const int64_t blocks = ceil_div(args.numel / V, int64_t{kThreads} * kUnroll);
+      vectorized_kernel<T><<<blocks > 0 ? blocks : 1, kThreads, 0, s>>>(args, f);
+    } else {
+      // Enough blocks to fill the device several times over; the loop covers the rest.
+      const int64_t cap = int64_t{sm_count()} * 32;
+      const int64_t want = ceil_div(args.numel, kThreads);
+      const unsigned blocks = static_cast<unsigned>(want < cap ? want : cap);
+      if (args.use_32bit_index)
+        strided_kernel<T, int32_t><<<blocks, kThreads, 0, s>>>(args, f);
+      else
+        strided_kernel<T, int64_t><<<blocks, kThreads, 0, s>>>(args, f);
+    }
+    return cudaGetLastError();
+  });
+}
+
+}  // namespace cuda
+}  // namespace kw

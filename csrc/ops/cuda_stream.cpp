@@ -1,0 +1,17 @@
+// The one place the glue touches c10/cuda, compiled only in CUDA builds.
+#include <c10/cuda/CUDAStream.h>
+#include <cuda_runtime_api.h>
+
+#include "launch.h"
+
+namespace kw {
+
+void* current_cuda_stream(const at::Device& device) {
+  return c10::cuda::getCurrentCUDAStream(device.index()).stream();
+}
+
+const char* cuda_error_string(int error) {
+  return cudaGetErrorString(static_cast<cudaError_t>(error));
+}
+
+}  // namespace kw

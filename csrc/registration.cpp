@@ -1,0 +1,48 @@
+// Every kernelwright op is defined here, once. Fake kernels and autograd are registered from
+// Python (src/kernelwright/ops); the CPU and CUDA implementations live in csrc/ops.
+#include <Python.h>
+#include <torch/library.h>
+
+#include "kw/ops.h"
+
+TORCH_LIBRARY(kernelwright, m) {
+  m.def("elu(Tensor x, float alpha=1.0) -> Tensor");
+  m.def("elu_backward(Tensor grad, Tensor x, float alpha) -> Tensor");
+  m.def("sigmoid(Tensor x) -> Tensor");
+  m.def("sigmoid_backward(Tensor grad, Tensor y) -> Tensor");
+  m.def("square(Tensor x) -> Tensor");
+  m.def("square_backward(Tensor grad, Tensor x) -> Tensor");
+  m.def("mul(Tensor a, Tensor b) -> Tensor");
+  m.def("mul_backward(Tensor grad, Tensor a, Tensor b) -> (Tensor, Tensor)");
+  m.def("add(Tensor a, Tensor b, *, float alpha=1.0) -> Tensor");
+  m.def("logsumexp(Tensor x, int[1] dim, bool keepdim=False) -> Tensor");
+  m.def(
+      "logsumexp_backward(Tensor grad, Tensor x, Tensor result, int[1] dim, bool keepdim) "
+      "-> Tensor");
+}
+
+#define KW_IMPL_ALL(m)                                     \
+  m.impl("elu", &kw::elu);                                 \
+  m.impl("elu_backward", &kw::elu_backward);               \
+  m.impl("sigmoid", &kw::sigmoid);                         \
+  m.impl("sigmoid_backward", &kw::sigmoid_backward);       \
+  m.impl("square", &kw::square);                           \
+  m.impl("square_backward", &kw::square_backward);         \
+  m.impl("mul", &kw::mul);                                 \
+  m.impl("mul_backward", &kw::mul_backward);               \
+  m.impl("add", &kw::add);                                 \
+  m.impl("logsumexp", &kw::logsumexp);                     \
+  m.impl("logsumexp_backward", &kw::logsumexp_backward);
+
+TORCH_LIBRARY_IMPL(kernelwright, CPU, m) { KW_IMPL_ALL(m) }
+
+#ifdef KW_WITH_CUDA
+TORCH_LIBRARY_IMPL(kernelwright, CUDA, m) { KW_IMPL_ALL(m) }
+#endif
+
+// Importing kernelwright._C runs the registrations above; the module itself has no members.
+namespace {
+PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_C", nullptr, -1, nullptr};
+}  // namespace
+
+PyMODINIT_FUNC PyInit__C(void) { return PyModule_Create(&module_def); }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# One call on a GPU machine: build (timed), CUDA tests, benchmarks. Logs go to $OUT (default
+# ./out); the last lines printed are a short summary table.
+#   scripts/gpu_check.sh [build] [test] [bench] [smoke]    (default: build test bench)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+stages=${*:-build test bench}
+summary=()
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv >"$OUT/gpu.txt" 2>&1
+python -c "import torch,sys; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'python', sys.version.split()[0])" >>"$OUT/gpu.txt"
+cat "$OUT/gpu.txt"
+
+if [[ " $stages " == *" build "* ]]; then
+  start=$(date +%s.%N)
+  MAX_JOBS=${MAX_JOBS:-16} python -m pip install --no-build-isolation --no-deps -e . >"$OUT/build.log" 2>&1
+  rc=$?
+  secs=$(python -c "print(round($(date +%s.%N) - $start, 1))")
+  grep -E "kernelwright:|error" "$OUT/build.log" | tail -20
+  summary+=("build: rc=$rc, ${secs} s (pip install, AOT build with CUDA)")
+  [[ $rc -eq 0 ]] || { printf '%s\n' "${summary[@]}"; exit 1; }
+fi
+
+if [[ " $stages " == *" smoke "* ]]; then
+  python scripts/smoke.py 2>&1 | tee "$OUT/smoke.log"
+  summary+=("smoke: rc=${PIPESTATUS[0]}")
+fi
+
+if [[ " $stages " == *" test "* ]]; then
+  python -m pytest tests -q -x -m "cuda" -p no:cacheprovider --junitxml="$OUT/tests.xml" >"$OUT/tests.log" 2>&1
+  rc=$?
+  tail -25 "$OUT/tests.log"
+  summary+=("cuda tests: rc=$rc, $(tail -1 "$OUT/tests.log")")
+fi
+
+if [[ " $stages " == *" bench "* ]]; then
+  python benchmarks/bench_ops.py --out benchmarks/results 2>&1 | tee "$OUT/bench.log"
+  summary+=("bench: rc=${PIPESTATUS[0]}")
+  cp benchmarks/results/ops_*.json benchmarks/results/ops_*.md benchmarks/results/ops_*.png "$OUT/" 2>/dev/null
+fi
+
+echo "==== summary"
+printf '%s\n' "${summary[@]}"

@@ -1,0 +1,5 @@
+import sys
+
+from kernelwright.cli import main
+
+sys.exit(main())

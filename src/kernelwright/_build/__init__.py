@@ -1,0 +1,1 @@
+"""Build machinery: the ahead-of-time build, the JIT fallback, and the on-disk cache."""

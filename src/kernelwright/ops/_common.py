@@ -1,0 +1,61 @@
+"""What every op module shares: argument checks for fake kernels and the call path."""
+
+import torch
+
+FLOATING = (torch.float32, torch.float16, torch.bfloat16, torch.float64)
+
+_below_autograd = torch._C._AutoDispatchBelowAutograd
+
+
+def check_floating(op, arg, t):
+    """The fake-kernel twin of the C++ checks: same exception types, same words."""
+    if not isinstance(t, torch.Tensor):
+        raise TypeError("kernelwright.%s(): argument '%s' must be a tensor, got %s" % (op, arg, type(t).__name__))
+    if t.dtype not in FLOATING:
+        raise TypeError(
+            "kernelwright.%s(): argument '%s' must be a floating-point tensor "
+            "(float32, float16, bfloat16 or float64), but got %s" % (op, arg, t.dtype)
+        )
+
+
+def check_same_device(op, named):
+    """named: (arg name, tensor) pairs; a 0-dim CPU tensor may join others as a scalar."""
+    lead = next(((n, t) for n, t in named if not (t.device.type == "cpu" and t.dim() == 0)), None)
+    if lead is None:
+        return
+    for name, t in named:
+        if t.device != lead[1].device and not (t.device.type == "cpu" and t.dim() == 0):
+            raise ValueError(
+                "kernelwright.%s(): argument '%s' is on %s but argument '%s' is on %s; tensors "
+                "must be on the same device (only a 0-dim CPU tensor may be mixed in, as a "
+                "scalar)" % (op, name, t.device, lead[0], lead[1].device)
+            )
+
+
+def call(op, *args, **kwargs):
+    """Runs ``op``; when no gradient can flow, below the autograd layer.
+
+    The autograd layer that torch.library.register_autograd installs is Python code, and at
+    small sizes its host time exceeds the kernel's. Inference calls don't need it.
+    """
+    if torch.compiler.is_compiling():
+        return op(*args, **kwargs)
+    if torch.is_grad_enabled():
+        for a in args:
+            if isinstance(a, torch.Tensor) and a.requires_grad:
+                return op(*args, **kwargs)
+    with _below_autograd():
+        return op(*args, **kwargs)
+
+
+def as_tensor(value, like, arg, op):
+    """Python numbers become 0-dim CPU tensors of the other operand's dtype, as in torch.mul."""
+    if isinstance(value, torch.Tensor):
+        return value
+    if isinstance(value, (bool, int, float)) and not isinstance(value, bool):
+        dtype = like.dtype if isinstance(like, torch.Tensor) else torch.get_default_dtype()
+        return torch.tensor(value, dtype=dtype)
+    raise TypeError(
+        "kernelwright.%s(): argument '%s' must be a tensor or a Python number, got %s"
+        % (op, arg, type(value).__name__)
+    )
