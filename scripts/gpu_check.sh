@@ -30,7 +30,7 @@ if [[ " $stages " == *" smoke "* ]]; then
 fi
 
 if [[ " $stages " == *" test "* ]]; then
-  python -m pytest tests -q -x -m "cuda" -p no:cacheprovider --junitxml="$OUT/tests.xml" >"$OUT/tests.log" 2>&1
+  python -m pytest ${TESTS:-tests} -q -m "cuda" -p no:cacheprovider --junitxml="$OUT/tests.xml" >"$OUT/tests.log" 2>&1
   rc=$?
   tail -25 "$OUT/tests.log"
   summary+=("cuda tests: rc=$rc, $(tail -1 "$OUT/tests.log")")

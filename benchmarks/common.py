@@ -1,0 +1,67 @@
+"""What every benchmark script shares: the environment record, the copy-bandwidth ceiling,
+host-inclusive per-call timing, and the result files (JSON, Markdown, PNG)."""
+
+import datetime
+import json
+import os
+import platform
+import re
+
+import torch
+
+from kernelwright.timing import time_fn
+
+
+def environment():
+    props = torch.cuda.get_device_properties(0)
+    return {
+        "device": torch.cuda.get_device_name(0),
+        "sm_count": props.multi_processor_count,
+        "l2_bytes": getattr(props, "L2_cache_size", None),
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "python": platform.python_version(),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "float32_matmul_precision": torch.get_float32_matmul_precision(),
+    }
+
+
+def copy_bandwidth(nbytes, budget_s=1.0):
+    """Device-to-device copy rate in bytes/s, counting bytes read plus bytes written."""
+    src = torch.empty(nbytes // 4, dtype=torch.int32, device="cuda").random_()
+    dst = torch.empty_like(src)
+    t = time_fn(lambda: dst.copy_(src), device="cuda", budget_s=budget_s)
+    del src, dst
+    return 2 * nbytes / (t.median_ms * 1e-3), t
+
+
+def per_call_host_inclusive(fn, calls=400, repeats=7):
+    """Milliseconds per call of back-to-back calls with no synchronisation between them: when
+    host work per call exceeds the kernel's time, this is the host time, as a model sees it."""
+    for _ in range(20):
+        fn()
+    torch.cuda.synchronize()
+    results = []
+    for _ in range(repeats):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(calls):
+            fn()
+        end.record()
+        end.synchronize()
+        results.append(start.elapsed_time(end) / calls)
+    results.sort()
+    return results[len(results) // 2]
+
+
+def result_paths(out_dir, stem, env):
+    slug = re.sub(r"[^a-z0-9]+", "-", env["device"].lower()).strip("-")
+    day = env["date"].split()[0]
+    base = os.path.join(out_dir, "%s_%s_%s" % (stem, slug, day))
+    return base + ".json", base + ".md", base + ".png"
+
+
+def write_json(path, payload):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(payload, f, indent=1)

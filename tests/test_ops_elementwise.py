@@ -1,0 +1,154 @@
+"""elu, sigmoid, square, mul, add: values against float64, gradients, layouts, broadcasting."""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import kernelwright.ops as K
+from reference import DTYPES, assert_close_to_reference, poison, randn
+
+UNARY = {
+    "elu": (lambda x: K.elu(x, 0.7), lambda x: F.elu(x, 0.7)),
+    "elu_default": (K.elu, F.elu),
+    "sigmoid": (K.sigmoid, torch.sigmoid),
+    "square": (K.square, torch.square),
+}
+BINARY = {
+    "mul": (K.mul, torch.mul),
+    "add": (K.add, torch.add),
+    "add_alpha": (lambda a, b: K.add(a, b, alpha=-2.5), lambda a, b: torch.add(a, b, alpha=-2.5)),
+}
+
+# Odd sizes, so neither the vector width nor the block size divides them.
+SHAPES = [(1,), (7,), (33, 65), (3, 5, 129), (1027, 3), (2, 3, 4, 5, 6)]
+
+
+def _views(x):
+    """The same values in different layouts: dense, transposed, strided slice, offset slice."""
+    yield "dense", x
+    if x.dim() >= 2:
+        yield "transposed", x.transpose(0, -1).contiguous().transpose(0, -1)
+    big = torch.zeros(x.shape[:-1] + (x.shape[-1] * 2 + 1,), dtype=x.dtype, device=x.device)
+    big[..., 1::2] = x
+    yield "step2", big[..., 1::2]
+    flat = torch.empty(x.numel() + 1, dtype=x.dtype, device=x.device)
+    flat[1:] = x.reshape(-1)
+    yield "offset", flat[1:].view(x.shape)  # misaligned for 16-byte vectors
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_matches_float64(device, name, shape, dtype):
+    ours, ref = UNARY[name]
+    x = randn(shape, dtype, device)
+    want = ref(x.double())
+    for layout, v in _views(x):
+        poison(device)
+        got = ours(v)
+        assert_close_to_reference(got, want, dtype)
+        assert got.device == x.device, layout
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize(
+    "shape_a,shape_b",
+    [
+        ((33, 65), (33, 65)),  # same shape
+        ((33, 65), ()),  # 0-dim scalar
+        ((33, 65), (1,)),  # one-element tensor
+        ((33, 65), (65,)),  # row
+        ((33, 65), (33, 1)),  # column
+        ((3, 1, 5), (1, 4, 1)),  # both broadcast
+        ((), (6, 7)),  # scalar first
+        ((5, 1), (5, 1)),
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_matches_float64(device, name, shape_a, shape_b, dtype):
+    ours, ref = BINARY[name]
+    a = randn(shape_a, dtype, device)
+    b = randn(shape_b, dtype, device)
+    poison(device)
+    assert_close_to_reference(ours(a, b), ref(a.double(), b.double()), dtype)
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_noncontiguous_operands(device, name):
+    ours, ref = BINARY[name]
+    a = randn((40, 30), torch.float32, device).t()
+    b = randn((30, 80), torch.float32, device)[:, ::2]
+    assert_close_to_reference(ours(a, b), ref(a.double(), b.double()), torch.float32)
+
+
+def test_cpu_scalar_with_device_tensor(device):
+    a = randn((17, 9), torch.float32, device)
+    s = torch.tensor(-1.75)
+    assert_close_to_reference(K.mul(a, s), a.double() * -1.75, torch.float32)
+    assert_close_to_reference(K.add(s, a), a.double() - 1.75, torch.float32)
+    assert_close_to_reference(K.mul(a, 3), a.double() * 3, torch.float32)
+
+
+def test_type_promotion_follows_torch(device):
+    a = randn((8, 8), torch.float16, device)
+    b = randn((8, 8), torch.float32, device)
+    assert K.mul(a, b).dtype == torch.mul(a, b).dtype == torch.float32
+    s = torch.tensor(2.0, dtype=torch.float64, device=device)
+    assert K.mul(a, s).dtype == torch.mul(a, s).dtype == torch.float16
+    assert K.add(a, b.to(torch.bfloat16)).dtype == torch.float32
+
+
+def test_output_layout_matches_torch(device):
+    x = randn((6, 10), torch.float32, device).t()
+    for ours, ref in (UNARY["sigmoid"], UNARY["square"]):
+        assert ours(x).stride() == ref(x).stride()
+    b = randn((6,), torch.float32, device)
+    assert K.mul(x, b).stride() == torch.mul(x, b).stride()
+
+
+@pytest.mark.parametrize("name", sorted(UNARY) + sorted(BINARY))
+def test_empty(device, name):
+    fns = UNARY.get(name) or BINARY[name]
+    args = [torch.empty(0, 5, device=device)] * (1 if name in UNARY else 2)
+    out = fns[0](*args)
+    assert out.shape == (0, 5) and out.device.type == torch.device(device).type
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_gradcheck(device, name):
+    x = randn((4, 7), torch.float64, device).requires_grad_()
+    assert torch.autograd.gradcheck(UNARY[name][0], (x,))
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@pytest.mark.parametrize("shape_b", [(4, 7), (7,), (4, 1), ()], ids=str)
+def test_binary_gradcheck(device, name, shape_b):
+    a = randn((4, 7), torch.float64, device).requires_grad_()
+    b = randn(shape_b, torch.float64, device).requires_grad_()
+    assert torch.autograd.gradcheck(BINARY[name][0], (a, b))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
+def test_gradients_match_torch_low_precision(device, dtype):
+    x = randn((31, 17), dtype, device).requires_grad_()
+    y = randn((31, 17), dtype, device).requires_grad_()
+    g = randn((31, 17), dtype, device)
+    for ours, ref in list(UNARY.values()):
+        (gx,) = torch.autograd.grad(ours(x), x, g)
+        x64 = x.detach().double().requires_grad_()
+        (want,) = torch.autograd.grad(ref(x64), x64, g.double())
+        assert_close_to_reference(gx, want, dtype)
+    for ours, ref in BINARY.values():
+        ga, gb = torch.autograd.grad(ours(x, y), (x, y), g)
+        x64, y64 = (t.detach().double().requires_grad_() for t in (x, y))
+        wa, wb = torch.autograd.grad(ref(x64, y64), (x64, y64), g.double())
+        assert_close_to_reference(ga, wa, dtype)
+        assert_close_to_reference(gb, wb, dtype)
+
+
+def test_one_gradient_only(device):
+    a = randn((5, 3), torch.float32, device).requires_grad_()
+    b = randn((5, 3), torch.float32, device)
+    (ga,) = torch.autograd.grad(K.mul(a, b).sum(), a)
+    assert_close_to_reference(ga, b.double(), torch.float32)
