@@ -5,11 +5,11 @@
 namespace kw {
 namespace cuda {
 
-int elu_forward(const Unary& a, float alpha, void* stream) {
+int elu_forward(const Unary& a, double alpha, void* stream) {
   return launch_elementwise(a, EluForward{alpha}, stream);
 }
 
-int elu_backward(const Binary& a, float alpha, void* stream) {
+int elu_backward(const Binary& a, double alpha, void* stream) {
   return launch_elementwise(a, EluBackward{alpha}, stream);
 }
 

@@ -32,15 +32,13 @@ at::Tensor run(const char* op, const at::Tensor* const (&inputs)[NIn],
 }  // namespace
 
 at::Tensor elu(const at::Tensor& x, double alpha) {
-  const float a32 = static_cast<float>(alpha);
-  return run<1>("elu", {&x}, {"x"}, KW_CPU_FN(elu_forward(a, a32)),
-                KW_CUDA_FN(elu_forward(a, a32, stream)));
+  return run<1>("elu", {&x}, {"x"}, KW_CPU_FN(elu_forward(a, alpha)),
+                KW_CUDA_FN(elu_forward(a, alpha, stream)));
 }
 
 at::Tensor elu_backward(const at::Tensor& grad, const at::Tensor& x, double alpha) {
-  const float a32 = static_cast<float>(alpha);
-  return run<2>("elu_backward", {&grad, &x}, {"grad", "x"}, KW_CPU_FN(elu_backward(a, a32)),
-                KW_CUDA_FN(elu_backward(a, a32, stream)));
+  return run<2>("elu_backward", {&grad, &x}, {"grad", "x"}, KW_CPU_FN(elu_backward(a, alpha)),
+                KW_CUDA_FN(elu_backward(a, alpha, stream)));
 }
 
 at::Tensor sigmoid(const at::Tensor& x) {

@@ -17,7 +17,7 @@ KW_HD double expm1(double x) { return ::expm1(x); }
 }  // namespace math
 
 struct EluForward {
-  float alpha;
+  double alpha;
   template <typename Acc>
   KW_HD void operator()(const Acc (&in)[1], Acc (&out)[1]) const {
     const Acc x = in[0];
@@ -27,7 +27,7 @@ struct EluForward {
 };
 
 struct EluBackward {  // in: grad, x
-  float alpha;
+  double alpha;
   template <typename Acc>
   KW_HD void operator()(const Acc (&in)[2], Acc (&out)[1]) const {
     const Acc x = in[1];

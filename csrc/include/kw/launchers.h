@@ -11,8 +11,8 @@ using Binary = ElementwiseArgs<2, 1>;
 
 #define KW_DECLARE_ELEMENTWISE_LAUNCHERS(ret, ns, ...)                        \
   namespace ns {                                                               \
-  ret elu_forward(const Unary& a, float alpha __VA_ARGS__);                    \
-  ret elu_backward(const Binary& a, float alpha __VA_ARGS__);                  \
+  ret elu_forward(const Unary& a, double alpha __VA_ARGS__);                    \
+  ret elu_backward(const Binary& a, double alpha __VA_ARGS__);                  \
   ret sigmoid_forward(const Unary& a __VA_ARGS__);                             \
   ret sigmoid_backward(const Binary& a __VA_ARGS__);                           \
   ret square_forward(const Unary& a __VA_ARGS__);                              \

@@ -40,7 +40,8 @@ def _files(csrc):
 
 
 def source_list(csrc, with_cuda):
-    """Absolute paths of the translation units to compile."""
+    """Absolute paths of the translation units to compile. Their base names are unique:
+    torch's JIT build names object files by base name alone."""
     units = []
     for rel in _files(csrc):
         cuda_only = rel.endswith(".cu") or rel == os.path.join("ops", "cuda_stream.cpp")

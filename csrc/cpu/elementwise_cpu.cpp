@@ -50,8 +50,8 @@ void run(const ElementwiseArgs<NIn, NOut>& args, const F& f) {
 
 }  // namespace
 
-void elu_forward(const Unary& a, float alpha) { run(a, EluForward{alpha}); }
-void elu_backward(const Binary& a, float alpha) { run(a, EluBackward{alpha}); }
+void elu_forward(const Unary& a, double alpha) { run(a, EluForward{alpha}); }
+void elu_backward(const Binary& a, double alpha) { run(a, EluBackward{alpha}); }
 void sigmoid_forward(const Unary& a) { run(a, SigmoidForward{}); }
 void sigmoid_backward(const Binary& a) { run(a, SigmoidBackward{}); }
 void square_forward(const Unary& a) { run(a, SquareForward{}); }
