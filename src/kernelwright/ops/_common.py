@@ -59,3 +59,35 @@ def as_tensor(value, like, arg, op):
         "kernelwright.%s(): argument '%s' must be a tensor or a Python number, got %s"
         % (op, arg, type(value).__name__)
     )
+
+
+def register_unary(name, reference, saves):
+    """Fake kernels and autograd of a unary op ``name(x, *args)`` whose backward op is
+    ``name_backward(grad, saved, *args)``; ``saves`` is "input" or "output".
+
+    The fake kernels run ``reference`` (the PyTorch function it replaces) on fake tensors, so
+    output shapes, dtypes and strides are PyTorch's by construction.
+    """
+    qualname = "kernelwright::" + name
+    backward_op = getattr(torch.ops.kernelwright, name + "_backward").default
+
+    def fake(x, *args):
+        check_floating(name, "x", x)
+        return reference(x, *args)
+
+    def fake_backward(grad, saved, *args):
+        check_floating(name + "_backward", "grad", grad)
+        check_floating(name + "_backward", "saved", saved)
+        return torch.mul(grad, saved)
+
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output if saves == "output" else inputs[0])
+        ctx.args = inputs[1:]
+
+    def backward(ctx, grad):
+        (saved,) = ctx.saved_tensors
+        return (backward_op(grad, saved, *ctx.args),) + (None,) * len(ctx.args)
+
+    torch.library.register_fake(qualname)(fake)
+    torch.library.register_fake(qualname + "_backward")(fake_backward)
+    torch.library.register_autograd(qualname, backward, setup_context=setup_context)
