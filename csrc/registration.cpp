@@ -1,6 +1,6 @@
 // Every kernelwright op is defined here, once. Fake kernels and autograd are registered from
-// Python (src/kernelwright/ops); the CPU and CUDA implementations live in csrc/ops.
-#include <Python.h>
+// Python (src/kernelwright/ops); the CPU and CUDA implementations live in csrc/ops; the Python
+// module that loading this library creates is in csrc/python_module.cpp.
 #include <torch/library.h>
 
 #include "kw/ops.h"
@@ -39,10 +39,3 @@ TORCH_LIBRARY_IMPL(kernelwright, CPU, m) { KW_IMPL_ALL(m) }
 #ifdef KW_WITH_CUDA
 TORCH_LIBRARY_IMPL(kernelwright, CUDA, m) { KW_IMPL_ALL(m) }
 #endif
-
-// Importing kernelwright._C runs the registrations above; the module itself has no members.
-namespace {
-PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_C", nullptr, -1, nullptr};
-}  // namespace
-
-PyMODINIT_FUNC PyInit__C(void) { return PyModule_Create(&module_def); }

@@ -41,7 +41,7 @@ void run(const ElementwiseArgs<NIn, NOut>& args, const F& f) {
         for (int k = 0; k < NIn; ++k)
           in[k] = args.is_scalar[k] ? scalars[k]
                                     : static_cast<A>(static_cast<const T*>(args.in[k])[off[NOut + k]]);
-        f(in, out);
+        f(in, out, AccurateMath{});
         for (int k = 0; k < NOut; ++k) static_cast<T*>(args.out[k])[off[k]] = static_cast<T>(out[k]);
       }
     });

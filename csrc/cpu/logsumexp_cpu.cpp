@@ -74,7 +74,7 @@ void logsumexp_backward(DType dtype, const void* grad, const void* x, const void
         const int64_t out_idx = o * g.inner + i;
         const A xv = static_cast<A>(xp[o * g.stride_outer + r * g.stride_reduce + i * g.stride_inner]);
         gxp[l] = static_cast<T>(static_cast<A>(gp[out_idx]) *
-                                math::exp(xv - static_cast<A>(rp[out_idx])));
+                                AccurateMath::exp(xv - static_cast<A>(rp[out_idx])));
       }
     });
   });

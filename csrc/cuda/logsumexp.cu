@@ -21,6 +21,10 @@ namespace {
 constexpr int kBlock = 256;
 constexpr int kUnroll = 4;
 
+// The exponentials only feed a sum whose rounding dominates, so the fast exp2 unit serves.
+template <typename A>
+using State = LseState<A, FastMath>;
+
 struct Plan {
   bool rows;
   int group;       // threads per row (rows mode)
@@ -70,8 +74,8 @@ Plan make_plan(const ReduceGeometry& g, int sms, int elem_size) {
 }
 
 template <typename A>
-__device__ __forceinline__ LseState<A> shfl_down(const LseState<A>& s, int offset) {
-  LseState<A> o;
+__device__ __forceinline__ State<A> shfl_down(const State<A>& s, int offset) {
+  State<A> o;
   o.m = __shfl_down_sync(0xffffffffu, s.m, offset);
   o.s = __shfl_down_sync(0xffffffffu, s.s, offset);
   o.flags = __shfl_down_sync(0xffffffffu, s.flags, offset);
@@ -79,14 +83,14 @@ __device__ __forceinline__ LseState<A> shfl_down(const LseState<A>& s, int offse
 }
 
 template <typename A>
-__device__ __forceinline__ LseState<A> warp_merge(LseState<A> s) {
+__device__ __forceinline__ State<A> warp_merge(State<A> s) {
 #pragma unroll
   for (int offset = 16; offset > 0; offset >>= 1) s.merge(shfl_down(s, offset));
   return s;
 }
 
 template <typename T, typename A>
-__device__ __forceinline__ void store_state(const LseState<A>& st, T* out, LseState<A>* ws,
+__device__ __forceinline__ void store_state(const State<A>& st, T* out, State<A>* ws,
                                             int64_t output, int64_t splits, int64_t split) {
   if (splits == 1)
     out[output] = from_acc<T>(st.result());
@@ -97,11 +101,11 @@ __device__ __forceinline__ void store_state(const LseState<A>& st, T* out, LseSt
 // One chunk [begin, end) of a dense row: scalar head up to 16-byte alignment, vector body,
 // scalar tail. Thread `lane` of `group` threads takes every group-th element or vector.
 template <typename T, typename A>
-__device__ __forceinline__ LseState<A> fold_dense(const T* row, int64_t begin, int64_t end,
+__device__ __forceinline__ State<A> fold_dense(const T* row, int64_t begin, int64_t end,
                                                   int lane, int group) {
   constexpr int V = vec_len<T>();
   using V_t = Vec<T, V>;
-  LseState<A> st = LseState<A>::empty();
+  State<A> st = State<A>::empty();
   const T* p = row + begin;
   int64_t n = end - begin;
   const int64_t head_raw = (16 - static_cast<int64_t>(reinterpret_cast<uintptr_t>(p) % 16)) % 16 /
@@ -146,7 +150,7 @@ __device__ __forceinline__ LseState<A> fold_dense(const T* row, int64_t begin, i
 
 template <typename T, int Group>
 __global__ void __launch_bounds__(kBlock)
-    lse_rows_kernel(const T* __restrict__ x, T* __restrict__ out, LseState<acc_t<T>>* ws,
+    lse_rows_kernel(const T* __restrict__ x, T* __restrict__ out, State<acc_t<T>>* ws,
                     ReduceGeometry g, int64_t splits, int64_t chunk) {
   using A = acc_t<T>;
   constexpr int kRowsPerBlock = kBlock / Group;
@@ -155,11 +159,11 @@ __global__ void __launch_bounds__(kBlock)
   const int64_t begin = split * chunk;
   const int64_t end_raw = begin + chunk;
   const int64_t end = end_raw < g.reduce ? end_raw : g.reduce;
-  __shared__ LseState<A> partial[kBlock / 32];
+  __shared__ State<A> partial[kBlock / 32];
   for (int64_t row_base = static_cast<int64_t>(blockIdx.y) * kRowsPerBlock; row_base < g.outer;
        row_base += static_cast<int64_t>(gridDim.y) * kRowsPerBlock) {
     const int64_t row = row_base + threadIdx.x / Group;
-    LseState<A> st = LseState<A>::empty();
+    State<A> st = State<A>::empty();
     if (row < g.outer) st = fold_dense<T, A>(x + row * g.stride_outer, begin, end, lane, Group);
     st = warp_merge(st);
     if (Group == 32) {
@@ -169,7 +173,7 @@ __global__ void __launch_bounds__(kBlock)
       if (threadIdx.x % 32 == 0) partial[warp] = st;
       __syncthreads();
       if (warp == 0) {
-        st = threadIdx.x < kBlock / 32 ? partial[threadIdx.x] : LseState<A>::empty();
+        st = threadIdx.x < kBlock / 32 ? partial[threadIdx.x] : State<A>::empty();
         st = warp_merge(st);
         if (threadIdx.x == 0 && row < g.outer) store_state(st, out, ws, row, splits, split);
       }
@@ -180,7 +184,7 @@ __global__ void __launch_bounds__(kBlock)
 
 template <typename T>
 __global__ void __launch_bounds__(kBlock)
-    lse_columns_kernel(const T* __restrict__ x, T* __restrict__ out, LseState<acc_t<T>>* ws,
+    lse_columns_kernel(const T* __restrict__ x, T* __restrict__ out, State<acc_t<T>>* ws,
                        ReduceGeometry g, int64_t splits, int64_t chunk) {
   using A = acc_t<T>;
   const int64_t outputs = g.outer * g.inner;
@@ -193,7 +197,7 @@ __global__ void __launch_bounds__(kBlock)
     const int64_t outer = o / g.inner;
     const int64_t inner = o - outer * g.inner;
     const T* col = x + outer * g.stride_outer + inner * g.stride_inner;
-    LseState<A> st = LseState<A>::empty();
+    State<A> st = State<A>::empty();
     int64_t r = begin;
     for (; r + kUnroll <= end; r += kUnroll) {
       A v[kUnroll];
@@ -210,13 +214,13 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 template <typename T>
-__global__ void lse_merge_kernel(const LseState<acc_t<T>>* __restrict__ ws, T* __restrict__ out,
+__global__ void lse_merge_kernel(const State<acc_t<T>>* __restrict__ ws, T* __restrict__ out,
                                  int64_t outputs, int64_t splits) {
   using A = acc_t<T>;
   const int64_t warp = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x % 32;
   if (warp >= outputs) return;
-  LseState<A> st = LseState<A>::empty();
+  State<A> st = State<A>::empty();
   for (int64_t s = lane; s < splits; s += 32) st.merge(ws[warp * splits + s]);
   st = warp_merge(st);
   if (lane == 0) out[warp] = from_acc<T>(st.result());
@@ -238,7 +242,7 @@ __global__ void __launch_bounds__(kBlock)
     const int64_t o = rest / g.reduce;
     const int64_t out_idx = o * g.inner + i;
     const A xv = to_acc(x[o * g.stride_outer + r * g.stride_reduce + i * g.stride_inner]);
-    grad_x[l] = from_acc<T>(to_acc(grad[out_idx]) * math::exp(xv - to_acc(result[out_idx])));
+    grad_x[l] = from_acc<T>(to_acc(grad[out_idx]) * math_for<T>::exp(xv - to_acc(result[out_idx])));
   }
 }
 
@@ -264,7 +268,7 @@ __global__ void __launch_bounds__(kBlock)
     const V_t in = xv[j];
     V_t o;
 #pragma unroll
-    for (int e = 0; e < V; ++e) o.v[e] = from_acc<T>(gr * math::exp(to_acc(in.v[e]) - res));
+    for (int e = 0; e < V; ++e) o.v[e] = from_acc<T>(gr * math_for<T>::exp(to_acc(in.v[e]) - res));
     gv[j] = o;
   }
 }
@@ -283,7 +287,7 @@ int64_t logsumexp_workspace_bytes(DType dtype, const ReduceGeometry& g) {
   const Plan p = make_plan(g, sm_count(), elem_size(dtype));
   if (p.splits == 1) return 0;
   const int64_t state =
-      dtype == DType::Float64 ? sizeof(LseState<double>) : sizeof(LseState<float>);
+      dtype == DType::Float64 ? sizeof(State<double>) : sizeof(State<float>);
   return g.outer * g.inner * p.splits * state;
 }
 
@@ -293,7 +297,7 @@ int logsumexp_forward(DType dtype, const void* x, void* out, const ReduceGeometr
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
   return dispatch_dtype(dtype, [&](auto tag) {
     using T = decltype(tag);
-    using St = LseState<acc_t<T>>;
+    using St = State<acc_t<T>>;
     const Plan p = make_plan(g, sm_count(), sizeof(T));
     const T* xp = static_cast<const T*>(x);
     T* op = static_cast<T*>(out);

@@ -1,6 +1,6 @@
 // The arithmetic of every elementwise op, written once for the CPU and CUDA kernels.
 // Each functor maps NIn accumulator values to NOut; Acc is float for 16/32-bit types, double for
-// float64, so half and bfloat16 are computed in fp32 as PyTorch does.
+// float64, so half and bfloat16 are computed in fp32 as PyTorch does. M is the math policy.
 #pragma once
 
 #include <cmath>
@@ -9,72 +9,95 @@
 
 namespace kw {
 
-namespace math {
-KW_HD float exp(float x) { return ::expf(x); }
-KW_HD double exp(double x) { return ::exp(x); }
-KW_HD float expm1(float x) { return ::expm1f(x); }
-KW_HD double expm1(double x) { return ::expm1(x); }
-}  // namespace math
+// How transcendentals are evaluated, chosen per storage type by the kernels.
+// AccurateMath: the C library's functions (float32 and float64 storage, and every CPU kernel).
+struct AccurateMath {
+  static KW_HD float exp(float x) { return ::expf(x); }
+  static KW_HD double exp(double x) { return ::exp(x); }
+  static KW_HD float expm1(float x) { return ::expm1f(x); }
+  static KW_HD double expm1(double x) { return ::expm1(x); }
+};
+
+// FastMath: the GPU's exp2 unit, within a few fp32 ulps. Used where the result is rounded to
+// float16/bfloat16 (11 or 8 bits) anyway, or only feeds a sum (logsumexp): with libm's exp the
+// 16-bit ops would be bound by arithmetic instead of memory.
+struct FastMath {
+  static KW_HD double exp(double x) { return ::exp(x); }
+  static KW_HD double expm1(double x) { return ::expm1(x); }
+#if defined(__CUDA_ARCH__)
+  static __device__ __forceinline__ float exp(float x) { return __expf(x); }
+  static __device__ __forceinline__ float expm1(float x) {
+    // exp(x) - 1 cancels near 0: there a Taylor polynomial is exact to fp32 rounding.
+    if (fabsf(x) < 0.25f) {
+      return x * (1.f + x * (0.5f + x * (1.f / 6 + x * (1.f / 24 + x * (1.f / 120 + x * (1.f / 720))))));
+    }
+    return __expf(x) - 1.f;
+  }
+#else
+  static float exp(float x) { return ::expf(x); }
+  static float expm1(float x) { return ::expm1f(x); }
+#endif
+};
 
 struct EluForward {
   double alpha;
-  template <typename Acc>
-  KW_HD void operator()(const Acc (&in)[1], Acc (&out)[1]) const {
+  template <typename Acc, typename M>
+  KW_HD void operator()(const Acc (&in)[1], Acc (&out)[1], M) const {
     const Acc x = in[0];
     // expm1 keeps small negative inputs accurate, matching torch.nn.functional.elu.
-    out[0] = x > Acc(0) ? x : Acc(alpha) * math::expm1(x);
+    out[0] = x > Acc(0) ? x : Acc(alpha) * M::expm1(x);
   }
 };
 
 struct EluBackward {  // in: grad, x
   double alpha;
-  template <typename Acc>
-  KW_HD void operator()(const Acc (&in)[2], Acc (&out)[1]) const {
+  template <typename Acc, typename M>
+  KW_HD void operator()(const Acc (&in)[2], Acc (&out)[1], M) const {
     const Acc x = in[1];
-    out[0] = x > Acc(0) ? in[0] : in[0] * Acc(alpha) * math::exp(x);
+    out[0] = x > Acc(0) ? in[0] : in[0] * Acc(alpha) * M::exp(x);
   }
 };
 
 struct SigmoidForward {
-  template <typename Acc>
-  KW_HD void operator()(const Acc (&in)[1], Acc (&out)[1]) const {
-    out[0] = Acc(1) / (Acc(1) + math::exp(-in[0]));
+  template <typename Acc, typename M>
+  KW_HD void operator()(const Acc (&in)[1], Acc (&out)[1], M) const {
+    out[0] = Acc(1) / (Acc(1) + M::exp(-in[0]));
   }
 };
 
 struct SigmoidBackward {  // in: grad, y = sigmoid(x)
-  template <typename Acc>
-  KW_HD void operator()(const Acc (&in)[2], Acc (&out)[1]) const {
+  template <typename Acc, typename M>
+  KW_HD void operator()(const Acc (&in)[2], Acc (&out)[1], M) const {
     const Acc y = in[1];
     out[0] = in[0] * (Acc(1) - y) * y;
   }
 };
 
 struct SquareForward {
-  template <typename Acc>
-  KW_HD void operator()(const Acc (&in)[1], Acc (&out)[1]) const {
+  template <typename Acc, typename M>
+  KW_HD void operator()(const Acc (&in)[1], Acc (&out)[1], M) const {
     out[0] = in[0] * in[0];
   }
 };
 
 struct SquareBackward {  // in: grad, x
-  template <typename Acc>
-  KW_HD void operator()(const Acc (&in)[2], Acc (&out)[1]) const {
+  template <typename Acc, typename M>
+  KW_HD void operator()(const Acc (&in)[2], Acc (&out)[1], M) const {
     out[0] = Acc(2) * in[1] * in[0];
   }
 };
 
 struct MulForward {
-  template <typename Acc>
-  KW_HD void operator()(const Acc (&in)[2], Acc (&out)[1]) const {
+  template <typename Acc, typename M>
+  KW_HD void operator()(const Acc (&in)[2], Acc (&out)[1], M) const {
     out[0] = in[0] * in[1];
   }
 };
 
 // Both input gradients in one pass: reads grad, a, b once instead of grad twice.
 struct MulBackward {  // in: grad, a, b; out: grad_a, grad_b
-  template <typename Acc>
-  KW_HD void operator()(const Acc (&in)[3], Acc (&out)[2]) const {
+  template <typename Acc, typename M>
+  KW_HD void operator()(const Acc (&in)[3], Acc (&out)[2], M) const {
     out[0] = in[0] * in[2];
     out[1] = in[0] * in[1];
   }
@@ -82,8 +105,8 @@ struct MulBackward {  // in: grad, a, b; out: grad_a, grad_b
 
 struct AddForward {
   double alpha;
-  template <typename Acc>
-  KW_HD void operator()(const Acc (&in)[2], Acc (&out)[1]) const {
+  template <typename Acc, typename M>
+  KW_HD void operator()(const Acc (&in)[2], Acc (&out)[1], M) const {
     out[0] = in[0] + Acc(alpha) * in[1];
   }
 };

@@ -12,7 +12,7 @@
 
 namespace kw {
 
-template <typename Acc>
+template <typename Acc, typename M = AccurateMath>
 struct LseState {
   static constexpr unsigned kNaN = 1u, kPosInf = 2u;
   Acc m;
@@ -38,12 +38,12 @@ struct LseState {
       vmax = clean[i] > vmax ? clean[i] : vmax;
     }
     if (vmax > m) {
-      s *= math::exp(m - vmax);  // exp(-inf) == 0 when m is still -inf
+      s *= M::exp(m - vmax);  // exp(-inf) == 0 when m is still -inf
       m = vmax;
     }
     if (m > -inf) {
 #pragma unroll
-      for (int i = 0; i < N; ++i) s += math::exp(clean[i] - m);
+      for (int i = 0; i < N; ++i) s += M::exp(clean[i] - m);
     }
   }
 
@@ -52,7 +52,7 @@ struct LseState {
     const Acc inf = std::numeric_limits<Acc>::infinity();
     const Acc nm = o.m > m ? o.m : m;
     if (nm == -inf) return;
-    s = s * math::exp(m - nm) + o.s * math::exp(o.m - nm);
+    s = s * M::exp(m - nm) + o.s * M::exp(o.m - nm);
     m = nm;
   }
 

@@ -5,6 +5,7 @@ Python versions, so a rebuilt or upgraded environment never loads a mismatched b
 second process reuses the first one's build.
 """
 
+import importlib.util
 import json
 import os
 import sys
@@ -68,8 +69,15 @@ def _progress(build_dir, total, stop):
         _log("kernelwright:   ... %.0f s, %d/%d objects compiled" % (time.time() - start, done, total))
 
 
+def _import_library(path):
+    spec = importlib.util.spec_from_file_location(_JIT_NAME, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def jit_build(force=False):
-    """Compiles the extension into the cache (if needed) and loads it; returns the .so path."""
+    """Compiles the extension into the cache (if needed) and imports it; returns the module."""
     from torch.utils import cpp_extension
 
     csrc = sources.find_csrc()
@@ -95,7 +103,7 @@ def jit_build(force=False):
             start = time.time()
             ticker.start()
             try:
-                cpp_extension.load(
+                module = cpp_extension.load(
                     name=_JIT_NAME,
                     sources=units,
                     extra_cflags=cxx,
@@ -103,19 +111,20 @@ def jit_build(force=False):
                     extra_include_paths=[os.path.join(csrc, "include")],
                     build_directory=build_dir,
                     with_cuda=with_cuda,
-                    is_python_module=False,
+                    is_python_module=True,
                     verbose=False,
                 )
             finally:
                 stop.set()
             _log("kernelwright: extension built in %.1f s" % (time.time() - start))
         else:
-            torch.ops.load_library(library)
-    return library
+            module = _import_library(library)
+    return module
 
 
 def load_extension():
-    """Registers the kernelwright ops with torch exactly once per process."""
+    """Registers the kernelwright ops with torch, once per process; returns the extension
+    module, whose functions are the ops' fast path for calls without autograd."""
     if _state["loaded"] is not None:
         return _state["loaded"]
     if os.environ.get("KERNELWRIGHT_FORCE_JIT") == "1":
@@ -126,8 +135,8 @@ def load_extension():
         try:
             from kernelwright import _C
 
-            _state["loaded"] = _C.__file__
-            return _state["loaded"]
+            _state["loaded"] = _C
+            return _C
         except (ImportError, OSError) as exc:
             status = "it failed to load (%s)" % exc
     _log("kernelwright: building the ops just in time: %s" % status)

@@ -5,15 +5,11 @@ kernel for torch.compile and autograd whose backward runs kernelwright's backwar
 Importing this module loads (or, if needed, builds) the compiled extension.
 """
 
-from kernelwright._build.loader import load_extension
-
-load_extension()
-
-from kernelwright.ops.add import add  # noqa: E402
-from kernelwright.ops.elu import elu  # noqa: E402
-from kernelwright.ops.logsumexp import logsumexp  # noqa: E402
-from kernelwright.ops.mul import mul  # noqa: E402
-from kernelwright.ops.sigmoid import sigmoid  # noqa: E402
-from kernelwright.ops.square import square  # noqa: E402
+from kernelwright.ops.add import add
+from kernelwright.ops.elu import elu
+from kernelwright.ops.logsumexp import logsumexp
+from kernelwright.ops.mul import mul
+from kernelwright.ops.sigmoid import sigmoid
+from kernelwright.ops.square import square
 
 __all__ = ["add", "elu", "logsumexp", "mul", "sigmoid", "square"]

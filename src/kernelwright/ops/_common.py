@@ -2,9 +2,14 @@
 
 import torch
 
+from kernelwright._build.loader import load_extension
+
+# Loading registers the ops; the module's functions are their fast path (see `run`).
+ext = load_extension()
+
 FLOATING = (torch.float32, torch.float16, torch.bfloat16, torch.float64)
 
-_below_autograd = torch._C._AutoDispatchBelowAutograd
+_is_compiling = torch.compiler.is_compiling
 
 
 def check_floating(op, arg, t):
@@ -32,20 +37,18 @@ def check_same_device(op, named):
             )
 
 
-def call(op, *args, **kwargs):
-    """Runs ``op``; when no gradient can flow, below the autograd layer.
+def run(fast, op, *args):
+    """Calls the extension's fast path ``fast``, or the custom op ``op`` where it declines.
 
-    The autograd layer that torch.library.register_autograd installs is Python code, and at
-    small sizes its host time exceeds the kernel's. Inference calls don't need it.
+    ``fast`` serves plain tensors when no gradient is needed, straight from C++; it answers
+    NotImplemented otherwise (autograd, tensor subclasses, Python numbers), and is never used
+    while torch.compile traces, which sees only ``op``.
     """
-    if torch.compiler.is_compiling():
-        return op(*args, **kwargs)
-    if torch.is_grad_enabled():
-        for a in args:
-            if isinstance(a, torch.Tensor) and a.requires_grad:
-                return op(*args, **kwargs)
-    with _below_autograd():
-        return op(*args, **kwargs)
+    if not _is_compiling():
+        out = fast(*args)
+        if out is not NotImplemented:
+            return out
+    return op(*args)
 
 
 def as_tensor(value, like, arg, op):

@@ -1,15 +1,17 @@
 import torch
 
-from kernelwright.ops._common import as_tensor, call, check_floating, check_same_device
+from kernelwright.ops._common import as_tensor, check_floating, check_same_device, ext, run
 
 _op = torch.ops.kernelwright.add.default
 
 
 def add(a, b, alpha=1):
     """Same as ``torch.add(a, b, alpha=alpha)`` for floating-point tensors."""
-    a = as_tensor(a, b, "a", "add")
-    b = as_tensor(b, a, "b", "add")
-    return call(_op, a, b, alpha=float(alpha))
+    return run(ext.add, _add_numbers, a, b, float(alpha))
+
+
+def _add_numbers(a, b, alpha):
+    return _op(as_tensor(a, b, "a", "add"), as_tensor(b, a, "b", "add"), alpha=alpha)
 
 
 @torch.library.register_fake("kernelwright::add")

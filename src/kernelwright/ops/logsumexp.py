@@ -1,6 +1,6 @@
 import torch
 
-from kernelwright.ops._common import call, check_floating, check_same_device
+from kernelwright.ops._common import check_floating, check_same_device, ext, run
 
 _op = torch.ops.kernelwright.logsumexp.default
 
@@ -11,7 +11,7 @@ def _dims(dim):
 
 def logsumexp(x, dim, keepdim=False):
     """Same as ``torch.logsumexp(x, dim, keepdim)`` for floating-point tensors."""
-    return call(_op, x, _dims(dim), bool(keepdim))
+    return run(ext.logsumexp, _op, x, _dims(dim), bool(keepdim))
 
 
 @torch.library.register_fake("kernelwright::logsumexp")

@@ -1,15 +1,17 @@
 import torch
 
-from kernelwright.ops._common import as_tensor, call, check_floating, check_same_device
+from kernelwright.ops._common import as_tensor, check_floating, check_same_device, ext, run
 
 _op = torch.ops.kernelwright.mul.default
 
 
 def mul(a, b):
     """Same as ``torch.mul(a, b)`` for floating-point tensors; either may be a Python number."""
-    a = as_tensor(a, b, "a", "mul")
-    b = as_tensor(b, a, "b", "mul")
-    return call(_op, a, b)
+    return run(ext.mul, _mul_numbers, a, b)
+
+
+def _mul_numbers(a, b):
+    return _op(as_tensor(a, b, "a", "mul"), as_tensor(b, a, "b", "mul"))
 
 
 def _check(op, **named):

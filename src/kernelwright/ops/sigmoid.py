@@ -1,13 +1,13 @@
 import torch
 
-from kernelwright.ops._common import call, register_unary
+from kernelwright.ops._common import ext, register_unary, run
 
 _op = torch.ops.kernelwright.sigmoid.default
 
 
 def sigmoid(x):
     """Same as ``torch.sigmoid(x)``."""
-    return call(_op, x)
+    return run(ext.sigmoid, _op, x)
 
 
 # d sigmoid = y (1 - y): the saved output is all the backward needs.

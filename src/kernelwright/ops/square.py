@@ -1,13 +1,13 @@
 import torch
 
-from kernelwright.ops._common import call, register_unary
+from kernelwright.ops._common import ext, register_unary, run
 
 _op = torch.ops.kernelwright.square.default
 
 
 def square(x):
     """Same as ``torch.square(x)`` for floating-point tensors."""
-    return call(_op, x)
+    return run(ext.square, _op, x)
 
 
 register_unary("square", torch.square, saves="input")

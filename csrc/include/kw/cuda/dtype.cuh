@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "kw/elementwise_args.h"
+#include "kw/functors.h"
 
 namespace kw {
 namespace cuda {
@@ -21,6 +22,16 @@ __device__ __forceinline__ float to_acc(float v) { return v; }
 __device__ __forceinline__ double to_acc(double v) { return v; }
 __device__ __forceinline__ float to_acc(__half v) { return __half2float(v); }
 __device__ __forceinline__ float to_acc(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+// fp32 and fp64 results keep libm accuracy; 16-bit ones are rounded far coarser than FastMath errs.
+template <typename T>
+struct MathFor { using type = AccurateMath; };
+template <>
+struct MathFor<__half> { using type = FastMath; };
+template <>
+struct MathFor<__nv_bfloat16> { using type = FastMath; };
+template <typename T>
+using math_for = typename MathFor<T>::type;
 
 template <typename T>
 __device__ __forceinline__ T from_acc(acc_t<T> v) { return static_cast<T>(v); }

@@ -11,9 +11,9 @@
 namespace kw {
 namespace cuda {
 
+// Threads per block and, on the dense path, 16-byte vectors per thread per operand: enough
+// loads in flight to cover HBM latency (see VecConfig below for the choice).
 constexpr int kThreads = 256;
-// Vectors each thread has in flight: enough outstanding 16-byte loads to cover HBM latency.
-constexpr int kUnroll = 4;
 
 template <typename T, int NIn, int NOut>
 __device__ __forceinline__ void load_scalar_operands(const ElementwiseArgs<NIn, NOut>& args,
@@ -36,15 +36,15 @@ __device__ __forceinline__ void apply_at(const ElementwiseArgs<NIn, NOut>& args,
 #pragma unroll
   for (int k = 0; k < NIn; ++k)
     in[k] = args.is_scalar[k] ? scalars[k] : to_acc(static_cast<const T*>(args.in[k])[i]);
-  f(in, out);
+  f(in, out, math_for<T>{});
 #pragma unroll
   for (int k = 0; k < NOut; ++k) static_cast<T*>(args.out[k])[i] = from_acc<T>(out[k]);
 }
 
-// Dense operands: each thread moves kUnroll 16-byte vectors per operand, all loads issued
+// Dense operands: each thread moves Unroll 16-byte vectors per operand, all loads issued
 // before any arithmetic. The sub-vector tail is done by the last block.
-template <typename T, int NIn, int NOut, typename F>
-__global__ void __launch_bounds__(kThreads)
+template <int Threads, int Unroll, typename T, int NIn, int NOut, typename F>
+__global__ void __launch_bounds__(Threads)
     vectorized_kernel(const ElementwiseArgs<NIn, NOut> args, const F f) {
   constexpr int V = 16 / sizeof(T);
   using V_t = Vec<T, V>;
@@ -53,18 +53,18 @@ __global__ void __launch_bounds__(kThreads)
   load_scalar_operands<T>(args, scalars);
 
   const int64_t nvec = args.numel / V;
-  const int64_t first = static_cast<int64_t>(blockIdx.x) * kThreads * kUnroll + threadIdx.x;
-  V_t x[kUnroll][NIn];
+  const int64_t first = static_cast<int64_t>(blockIdx.x) * Threads * Unroll + threadIdx.x;
+  V_t x[Unroll][NIn];
 #pragma unroll
-  for (int u = 0; u < kUnroll; ++u) {
-    const int64_t idx = first + static_cast<int64_t>(u) * kThreads;
+  for (int u = 0; u < Unroll; ++u) {
+    const int64_t idx = first + static_cast<int64_t>(u) * Threads;
 #pragma unroll
     for (int k = 0; k < NIn; ++k)
       if (idx < nvec && !args.is_scalar[k]) x[u][k] = static_cast<const V_t*>(args.in[k])[idx];
   }
 #pragma unroll
-  for (int u = 0; u < kUnroll; ++u) {
-    const int64_t idx = first + static_cast<int64_t>(u) * kThreads;
+  for (int u = 0; u < Unroll; ++u) {
+    const int64_t idx = first + static_cast<int64_t>(u) * Threads;
     if (idx >= nvec) break;
     V_t y[NOut];
 #pragma unroll
@@ -73,7 +73,7 @@ __global__ void __launch_bounds__(kThreads)
       A out[NOut];
 #pragma unroll
       for (int k = 0; k < NIn; ++k) in[k] = args.is_scalar[k] ? scalars[k] : to_acc(x[u][k].v[e]);
-      f(in, out);
+      f(in, out, math_for<T>{});
 #pragma unroll
       for (int k = 0; k < NOut; ++k) y[k].v[e] = from_acc<T>(out[k]);
     }
@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(kThreads)
     for (int k = 0; k < NIn; ++k)
       in[k] = args.is_scalar[k] ? scalars[k]
                                 : to_acc(static_cast<const T*>(args.in[k])[off[NOut + k]]);
-    f(in, out);
+    f(in, out, math_for<T>{});
 #pragma unroll
     for (int k = 0; k < NOut; ++k) static_cast<T*>(args.out[k])[off[k]] = from_acc<T>(out[k]);
   }
@@ -133,6 +133,19 @@ bool vector_aligned(const ElementwiseArgs<NIn, NOut>& args) {
 
 int sm_count();
 
+// Measured on H200 (scripts/elementwise_variants.cu); see benchmarks/NOTES.md.
+struct VecConfig {
+  static constexpr int kThreads = 256;
+  static constexpr int kUnroll = 4;
+};
+
+template <int Threads, int Unroll, typename T, int NIn, int NOut, typename F>
+void launch_vectorized(const ElementwiseArgs<NIn, NOut>& args, const F& f, cudaStream_t s) {
+  constexpr int V = 16 / sizeof(T);
+  const int64_t blocks = ceil_div(args.numel / V, int64_t{Threads} * Unroll);
+  vectorized_kernel<Threads, Unroll, T><<<blocks > 0 ? blocks : 1, Threads, 0, s>>>(args, f);
+}
+
 template <int NIn, int NOut, typename F>
 cudaError_t launch_elementwise(const ElementwiseArgs<NIn, NOut>& args, const F& f, void* stream) {
   if (args.numel == 0) return cudaSuccess;
@@ -140,9 +153,7 @@ cudaError_t launch_elementwise(const ElementwiseArgs<NIn, NOut>& args, const F& 
   return dispatch_dtype(args.dtype, [&](auto tag) {
     using T = decltype(tag);
     if (args.contiguous && vector_aligned<T>(args)) {
-      constexpr int V = 16 / sizeof(T);
-      const int64_t blocks = ceil_div(args.numel / V, int64_t{kThreads} * kUnroll);
-      vectorized_kernel<T><<<blocks > 0 ? blocks : 1, kThreads, 0, s>>>(args, f);
+      launch_vectorized<VecConfig::kThreads, VecConfig::kUnroll, T>(args, f, s);
     } else {
       // Enough blocks to fill the device several times over; the loop covers the rest.
       const int64_t cap = int64_t{sm_count()} * 32;
