@@ -5,3 +5,12 @@ Importing the package is cheap: the compiled extension is loaded the first time
 """
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # Lazy, so that `import kernelwright` does not import torch.
+    if name == "cuda_op":
+        from kernelwright.kernel import cuda_op
+
+        return cuda_op
+    raise AttributeError("module 'kernelwright' has no attribute %r" % name)
