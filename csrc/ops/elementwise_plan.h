@@ -9,7 +9,7 @@
 #include <ATen/native/TypeProperties.h>
 
 #include <array>
-#include <sstream>
+#include <string>
 
 #include "kw/elementwise_args.h"
 #include "kw/tensor_checks.h"
@@ -27,9 +27,9 @@ struct ElementwisePlan {
 namespace detail {
 
 inline std::string shape_str(at::IntArrayRef s) {
-  std::ostringstream os;
-  os << s;
-  return os.str();
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
 }
 
 template <int NIn>
@@ -44,7 +44,7 @@ std::vector<int64_t> broadcast_shape(const char* op, const std::array<at::Tensor
       const int64_t a = i < nd - shape.size() ? 1 : shape[i - (nd - shape.size())];
       const int64_t b = i < nd - s.size() ? 1 : s[i - (nd - s.size())];
       TORCH_CHECK_VALUE(a == b || a == 1 || b == 1, "kernelwright.", op, "(): argument '",
-                        names[k], "' has shape ", s, " which cannot be broadcast with ",
+                        names[k], "' has shape ", shape_str(s), " which cannot be broadcast with ",
                         k == 1 ? "argument '" + std::string(names[0]) + "' of shape "
                                : std::string("the other arguments' shape "),
                         shape_str(shape));

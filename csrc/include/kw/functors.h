@@ -12,6 +12,8 @@ namespace kw {
 // How transcendentals are evaluated, chosen per storage type by the kernels.
 // AccurateMath: the C library's functions (float32 and float64 storage, and every CPU kernel).
 struct AccurateMath {
+  template <typename A>
+  static KW_HD A rcp(A x) { return A(1) / x; }
   static KW_HD float exp(float x) { return ::expf(x); }
   static KW_HD double exp(double x) { return ::exp(x); }
   static KW_HD float expm1(float x) { return ::expm1f(x); }
@@ -22,18 +24,22 @@ struct AccurateMath {
 // float16/bfloat16 (11 or 8 bits) anyway, or only feeds a sum (logsumexp): with libm's exp the
 // 16-bit ops would be bound by arithmetic instead of memory.
 struct FastMath {
+  static KW_HD double rcp(double x) { return 1.0 / x; }
   static KW_HD double exp(double x) { return ::exp(x); }
   static KW_HD double expm1(double x) { return ::expm1(x); }
 #if defined(__CUDA_ARCH__)
+  static __device__ __forceinline__ float rcp(float x) { return __fdividef(1.f, x); }
   static __device__ __forceinline__ float exp(float x) { return __expf(x); }
   static __device__ __forceinline__ float expm1(float x) {
-    // exp(x) - 1 cancels near 0: there a Taylor polynomial is exact to fp32 rounding.
-    if (fabsf(x) < 0.25f) {
-      return x * (1.f + x * (0.5f + x * (1.f / 6 + x * (1.f / 24 + x * (1.f / 120 + x * (1.f / 720))))));
-    }
-    return __expf(x) - 1.f;
+    // exp(x) - 1 cancels near 0: there a Taylor polynomial is exact to fp32 rounding. Both
+    // are computed and one selected, so a warp with mixed inputs does not diverge.
+    const float poly =
+        x * (1.f + x * (0.5f + x * (1.f / 6 + x * (1.f / 24 + x * (1.f / 120 + x * (1.f / 720))))));
+    const float e = __expf(x) - 1.f;
+    return fabsf(x) < 0.25f ? poly : e;
   }
 #else
+  static float rcp(float x) { return 1.f / x; }
   static float exp(float x) { return ::expf(x); }
   static float expm1(float x) { return ::expm1f(x); }
 #endif
@@ -61,7 +67,7 @@ struct EluBackward {  // in: grad, x
 struct SigmoidForward {
   template <typename Acc, typename M>
   KW_HD void operator()(const Acc (&in)[1], Acc (&out)[1], M) const {
-    out[0] = Acc(1) / (Acc(1) + M::exp(-in[0]));
+    out[0] = M::rcp(Acc(1) + M::exp(-in[0]));
   }
 };
 

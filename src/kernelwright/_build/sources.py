@@ -5,7 +5,6 @@ This module imports nothing from kernelwright so that setup.py can load it by pa
 
 import hashlib
 import os
-import sys
 
 EXT_NAME = "kernelwright._C"
 INFO_FILE = "_build_info.json"  # written next to the AOT-built module
@@ -69,8 +68,6 @@ def compile_flags(with_cuda):
     """(cxx flags, nvcc flags) for both build paths."""
     defines = ["-DKW_WITH_CUDA"] if with_cuda else []
     cxx = ["-O3", "-std=c++17"] + defines
-    if sys.platform != "win32":
-        cxx.append("-fvisibility=hidden")
     nvcc = ["-O3", "-std=c++17", "--expt-relaxed-constexpr", "-lineinfo"] + defines
     nvcc += cuda_arch_flags()
     return cxx, nvcc
