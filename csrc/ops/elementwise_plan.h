@@ -26,12 +26,6 @@ struct ElementwisePlan {
 
 namespace detail {
 
-inline std::string shape_str(at::IntArrayRef s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
 template <int NIn>
 std::vector<int64_t> broadcast_shape(const char* op, const std::array<at::Tensor, NIn>& ins,
                                      const char* const (&names)[NIn]) {

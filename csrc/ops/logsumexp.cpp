@@ -31,12 +31,12 @@ std::vector<int64_t> normalize_dims(const char* op, const at::Tensor& x, at::Int
   }
   for (int64_t d : dim) {
     const int64_t lo = nd == 0 ? -1 : -nd, hi = nd == 0 ? 0 : nd - 1;
-    TORCH_CHECK_INDEX(d >= lo && d <= hi, "kernelwright.", op, "(): argument 'dim' is ", d,
-                      ", out of range for a tensor of ", nd, " dims (expected a value in [", lo,
-                      ", ", hi, "])");
+    TORCH_CHECK_INDEX(d >= lo && d <= hi, "kernelwright.", op, "(): argument 'dim' is ", num(d),
+                      ", out of range for a tensor of ", num(nd), " dims (expected a value in [",
+                      num(lo), ", ", num(hi), "])");
     const int64_t w = d < 0 ? d + std::max<int64_t>(nd, 1) : d;
     TORCH_CHECK_VALUE(std::find(dims.begin(), dims.end(), w) == dims.end(), "kernelwright.", op,
-                      "(): argument 'dim' names dim ", w, " more than once");
+                      "(): argument 'dim' names dim ", num(w), " more than once");
     dims.push_back(w);
   }
   if (nd == 0) dims.clear();
@@ -150,7 +150,8 @@ at::Tensor logsumexp_backward(const at::Tensor& grad, const at::Tensor& x,
   TORCH_CHECK_VALUE(grad.sizes() == at::IntArrayRef(out_shape) &&
                         result.sizes() == at::IntArrayRef(out_shape),
                     "kernelwright.", op, "(): 'grad' and 'result' must have the reduced shape ",
-                    at::IntArrayRef(out_shape), ", got ", grad.sizes(), " and ", result.sizes());
+                    shape_str(out_shape), ", got ", shape_str(grad.sizes()), " and ",
+                    shape_str(result.sizes()));
   const LseView v = make_view(x, dims);
   const at::Tensor g = grad.to(x.scalar_type()).contiguous();
   const at::Tensor r = result.to(x.scalar_type()).contiguous();

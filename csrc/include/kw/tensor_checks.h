@@ -12,6 +12,17 @@
 
 namespace kw {
 
+// Numbers in messages are formatted here, not by streaming them into TORCH_CHECK: on the GPU
+// image, std::ostream's integer insertion instantiated in this library crashed (seen with
+// torch 2.11.0+cu130 and g++ 13), while strings stream safely.
+inline std::string num(int64_t v) { return std::to_string(v); }
+
+inline std::string shape_str(c10::IntArrayRef s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
 inline DType to_kw_dtype(at::ScalarType t) {
   switch (t) {
     case at::kFloat: return DType::Float32;

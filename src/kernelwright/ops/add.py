@@ -40,7 +40,9 @@ def _backward(ctx, grad):
     grad_a = _reduce(grad, ctx.shapes[0], ctx.dtypes[0]) if ctx.needs_input_grad[0] else None
     grad_b = None
     if ctx.needs_input_grad[1]:
-        scaled = grad if ctx.alpha == 1.0 else torch.ops.kernelwright.mul(grad, grad.new_full((), ctx.alpha))
+        # A 0-dim CPU scalar reaches the kernel by value: no fill kernel, no device read.
+        alpha = torch.tensor(ctx.alpha, dtype=grad.dtype)
+        scaled = grad if ctx.alpha == 1.0 else torch.ops.kernelwright.mul(grad, alpha)
         grad_b = _reduce(scaled, ctx.shapes[1], ctx.dtypes[1])
     return grad_a, grad_b
 
