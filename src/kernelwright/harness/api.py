@@ -1,0 +1,289 @@
+"""``evaluate(problem, candidate)``: the verdict on one candidate, as a JSON-ready dict.
+
+The harness's own interpreter never imports the problem or the candidate.  Two worker
+processes do (see worker.py): the *judge*, which runs only the problem and owns the
+reference results, and the *candidate* worker, which runs the candidate and the timed
+references.  This module starts them, relays inputs and outputs between them through
+files, enforces time and memory limits, and turns what they report into a verdict.
+"""
+
+import json
+import math
+import os
+import random
+import shutil
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field, fields
+from typing import Dict, Optional
+
+from kernelwright.harness.process import Worker, WorkerFailure
+
+VERDICTS = ("pass", "fail", "error", "timeout", "crash")
+
+_UNIT_ROUNDOFF = {"float64": 2.0**-53, "float32": 2.0**-24, "float16": 2.0**-11, "bfloat16": 2.0**-8}
+
+
+@dataclass
+class EvalOptions:
+    """Everything ``evaluate`` can be told; the CLI flags map one to one."""
+
+    device: str = "auto"
+    trials: int = 5
+    seed: Optional[int] = None
+    timeout: float = 300.0
+    build_timeout: float = 900.0
+    memory_limit_mb: Optional[int] = None
+    max_error_ratio: Optional[float] = None
+    reduced_precision_ratio: float = 64.0
+    compile: bool = True
+    atol: Optional[float] = None
+    rtol: Optional[float] = None
+    timing_budget_s: float = 2.0
+    min_reps: int = 20
+    max_reps: int = 5000
+    warmup: int = 3
+    warmup_ms: float = 100.0
+    target_rse: float = 0.01
+    timing_rounds: int = 2
+    escape_abs_ms: float = 0.02
+    escape_rel: float = 0.15
+    max_input_bytes: int = 4 << 30
+    build_dir: Optional[str] = None
+    workdir: Optional[str] = None
+    keep_workdir: bool = False
+    env: Dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def make(cls, options=None, **overrides):
+        base = asdict(options) if options is not None else {}
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(overrides) - names)
+        if unknown:
+            raise TypeError("unknown evaluate() option(s): %s" % ", ".join(unknown))
+        base.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**base)
+
+
+def default_memory_limit_mb():
+    """Half of physical memory: enough for any sane candidate, never the whole machine."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 / (1 << 20))
+    except (ValueError, OSError):
+        return 16384
+
+
+def _scratch_base():
+    """Where workers exchange tensors: RAM-backed /dev/shm when it is roomy, else temp."""
+    try:
+        st = os.statvfs("/dev/shm")
+        if st.f_bavail * st.f_frsize >= 16 << 30:
+            return "/dev/shm"
+    except OSError:
+        pass
+    return None
+
+
+def sanitize(obj):
+    """JSON has no NaN or Infinity: report them as null."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {str(k): sanitize(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [sanitize(v) for v in obj]
+    return obj
+
+
+def _seeds(opts):
+    rng = random.Random(opts.seed) if opts.seed is not None else random.SystemRandom()
+    draw = lambda: rng.randrange(1, 2**31 - 1)  # noqa: E731
+    return {"init_seed": draw(), "trial_seeds": [draw() for _ in range(max(1, opts.trials))],
+            "variant_seeds": [draw() for _ in range(3)]}
+
+
+def _describe_flags(flags):
+    from kernelwright.harness.anticheat import FATAL_FLAGS
+
+    fatal = [f for f in flags if f in FATAL_FLAGS]
+    return "; ".join("%s: %s" % (f, flags[f]) for f in fatal)
+
+
+def _merge(a, b):
+    if a is None:
+        return dict(b) if b else None
+    if not b:
+        return a
+    return {k: max(a[k], b[k]) for k in a}
+
+
+def _verdict(result, prepared, cand, judged, rechecked, opts):
+    from kernelwright.harness.anticheat import FATAL_FLAGS
+
+    flags = dict(cand.get("flags") or {})
+    sets = judged["results"]
+    failing = [n for n, r in sets.items() if not r.get("ok")]
+    base_failing = [n for n in failing if n.startswith("trial")]
+    variant_failing = [n for n in failing if not n.startswith("trial")]
+    if variant_failing and not base_failing:
+        flags["adversarial_inputs_failed"] = "wrong on %s, right on every get_inputs() draw" % ", ".join(variant_failing)
+
+    cand_err = eager_err = None
+    for r in sets.values():
+        cand_err = _merge(cand_err, r.get("cand"))
+        eager_err = _merge(eager_err, r.get("eager"))
+    fp64 = prepared.get("fp64") not in (None, "unavailable")
+    ratio = None
+    if fp64 and cand_err and eager_err:
+        floor = max([_UNIT_ROUNDOFF.get(d, 2.0**-24) for d in prepared.get("output_dtypes") or ["float32"]])
+        ratio = cand_err["rel_l2"] / max(eager_err["rel_l2"], floor)
+        # Small but inflated error looks like rounding (bf16/fp16/TF32 inside); large error is
+        # just a wrong answer and says nothing about precision.
+        if ratio > opts.reduced_precision_ratio and cand_err["rel_l2"] < 0.03:
+            flags["reduced_precision"] = "relative error %.3g vs the eager reference's %.3g (%.0fx)" % (
+                cand_err["rel_l2"], eager_err["rel_l2"], ratio)
+        if opts.max_error_ratio is not None and ratio > opts.max_error_ratio:
+            flags["exceeds_error_ratio"] = "error ratio %.3g is above the allowed %.3g" % (ratio, opts.max_error_ratio)
+
+    stale = [r for r in rechecked if not r.get("ok")]
+    if stale and not failing:
+        flags["stale_output"] = "%d of %d re-checked timed calls wrong (first: call %s: %s)" % (
+            len(stale), len(rechecked), stale[0].get("call"), stale[0].get("reason"))
+
+    kern = cand.get("kernels") or {}
+    if "custom_kernel_count" in kern and kern["custom_kernel_count"] == 0:
+        flags["no_custom_kernels"] = "all %d kernels were library kernels" % kern.get("kernel_count", 0) \
+            if result["device"].startswith("cuda") else "no native code from the candidate ran"
+
+    timings = cand.get("timings") or {}
+    cand_t = timings.get("candidate")
+    for ref_name, key in (("eager", "speedup_vs_eager"), ("compile", "speedup_vs_compile")):
+        ref_t = timings.get(ref_name)
+        if cand_t and ref_t and cand_t["median_ms"] > 0:
+            result[key] = ref_t["median_ms"] / cand_t["median_ms"]
+
+    result.update(
+        flags=sorted(flags),
+        flag_details=flags,
+        error_vs_fp64=cand_err if fp64 else None,
+        reference_error_vs_fp64=eager_err if fp64 else None,
+        error_ratio=ratio,
+        timings={k: v for k, v in timings.items() if k != "baseline"},
+        timing_overhead=timings.get("baseline"),
+        kernels=kern or None,
+        weights=cand.get("weights"),
+        import_s=cand.get("import_s"),
+        compile_s=cand.get("compile_s"),
+        correctness={
+            "sets": sets,
+            "fp64_reference": prepared.get("fp64"),
+            "dropped_variants": prepared.get("dropped"),
+            "rechecked_timed_calls": len(rechecked),
+            "rechecks_failed": len(stale),
+        },
+    )
+    result["notes"] += [n for n in (prepared.get("fp64_note"),) if n] + list(prepared.get("notes") or []) \
+        + list(cand.get("notes") or [])
+    if prepared.get("dropped"):
+        result["notes"].append("variants dropped (reference not finite on them): %s" % ", ".join(prepared["dropped"]))
+
+    fatal = {f: d for f, d in flags.items() if f in FATAL_FLAGS}
+    if failing:
+        first = failing[0]
+        result["verdict"] = "fail"
+        result["reason"] = "wrong output on %s: %s" % (first, sets[first].get("reason"))
+        if len(failing) > 1:
+            result["reason"] += " (%d of %d input sets wrong)" % (len(failing), len(sets))
+    elif fatal:
+        result["verdict"] = "fail"
+        result["reason"] = _describe_flags(fatal)
+    else:
+        result["verdict"] = "pass"
+        sp = result.get("speedup_vs_eager")
+        result["reason"] = "correct on %d input sets%s" % (
+            len(sets), "; %.3gx vs eager" % sp if sp else "")
+
+
+def evaluate(problem, candidate, options=None, **overrides):
+    """Evaluate ``candidate`` (a file defining ``ModelNew``) on ``problem`` (KernelBench format).
+
+    Returns a dict: ``verdict`` (pass, fail, error, timeout, crash), ``reason``, ``flags``,
+    errors against float64, timings and speedups, the kernels that ran, and environment.
+    Options are :class:`EvalOptions` fields, given as an object and/or keywords.
+    """
+    opts = EvalOptions.make(options, **overrides)
+    t_start = time.monotonic()
+    problem, candidate = os.path.abspath(problem), os.path.abspath(candidate)
+    result = {
+        "problem": problem, "candidate": candidate, "verdict": "error", "reason": "",
+        "flags": [], "flag_details": {}, "error_vs_fp64": None, "reference_error_vs_fp64": None,
+        "error_ratio": None, "speedup_vs_eager": None, "speedup_vs_compile": None, "timings": {},
+        "device": opts.device, "device_name": None, "torch_version": None, "cuda_version": None,
+        "python_version": None, "notes": [], "log_tail": None, "phase": None,
+    }
+    for path, what in ((problem, "problem"), (candidate, "candidate")):
+        if not os.path.isfile(path):
+            result["reason"] = "%s file not found: %s" % (what, path)
+            return result
+
+    mem = opts.memory_limit_mb or default_memory_limit_mb()
+    own_workdir = opts.workdir is None
+    workdir = tempfile.mkdtemp(prefix="kw-eval-", dir=_scratch_base()) if own_workdir else opts.workdir
+    os.makedirs(workdir, exist_ok=True)
+    env = dict(os.environ)
+    env.update(opts.env or {})
+    if opts.build_dir:
+        env["TORCH_EXTENSIONS_DIR"] = os.path.abspath(opts.build_dir)
+    seeds = _seeds(opts)
+    result["seeds"] = seeds
+    common = dict(problem=problem, candidate=candidate, device=opts.device, workdir=workdir,
+                  memory_limit_mb=mem, atol=opts.atol, rtol=opts.rtol, **seeds)
+    judge_job = dict(common, role="judge", max_input_bytes=opts.max_input_bytes)
+    cand_job = dict(common, role="candidate", compile=opts.compile,
+                    escape_abs_ms=opts.escape_abs_ms, escape_rel=opts.escape_rel,
+                    timing=dict(warmup=opts.warmup, warmup_ms=opts.warmup_ms, min_reps=opts.min_reps,
+                                max_reps=opts.max_reps, budget_s=opts.timing_budget_s,
+                                target_rse=opts.target_rse, rounds=opts.timing_rounds))
+    limits = dict(memory_limit_mb=mem, build_timeout=opts.build_timeout, timeout=opts.timeout)
+    judge = cand = None
+    try:
+        judge = Worker("judge", judge_job, workdir, env, **limits)
+        cand = Worker("candidate", cand_job, workdir, env, **limits)
+        prepared = judge.wait_for("prepared", others=[cand])
+        for key in ("device", "device_name", "torch_version", "cuda_version", "python_version"):
+            result[key] = prepared.get(key)
+        cand.wait_for("ready", others=[judge])
+        cand.send("go " + json.dumps({
+            "inputs": prepared["path"],
+            "reference_mutates_inputs": prepared["reference_mutates_inputs"],
+            "reference_aliases_inputs": prepared["reference_aliases_inputs"],
+        }))
+        cres = cand.wait_for("result", others=[judge])
+        judge.send("judge " + cres["outputs"])
+        judged = judge.wait_for("judged")
+        judge.send("recheck " + cres["rechecks"])
+        rechecked = judge.wait_for("rechecked")["results"]
+        judge.send("exit")
+        _verdict(result, prepared, cres, judged, rechecked, opts)
+    except WorkerFailure as f:
+        who = "reference (problem file)" if f.worker == "judge" else "candidate"
+        result["verdict"] = f.verdict
+        result["reason"] = "%s, %s: %s" % (who, f.phase, f.reason)
+        result["phase"] = f.phase
+        result["log_tail"] = f.log_tail
+        if f.details.get("traceback"):
+            result["traceback"] = f.details["traceback"]
+    finally:
+        for w in (cand, judge):
+            if w is not None:
+                result.setdefault("peak_rss_mb", {})[w.name] = round(w.peak_rss_mb, 1)
+                w.close()
+        if result["verdict"] != "pass" and result["log_tail"] is None and cand is not None:
+            result["log_tail"] = cand.log_tail()
+        if own_workdir and not opts.keep_workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+        else:
+            result["workdir"] = workdir
+    result["elapsed_s"] = time.monotonic() - t_start
+    result["options"] = {k: v for k, v in asdict(opts).items() if k != "env"}
+    return sanitize(result)

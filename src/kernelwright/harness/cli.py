@@ -1,0 +1,118 @@
+"""``kernelwright eval``: the command-line face of the harness.
+
+Importing this module is cheap (no torch): it is imported for every ``kernelwright``
+command just to register the subcommand.
+"""
+
+import json
+import os
+import sys
+
+EXIT_CODES = {"pass": 0, "fail": 1, "error": 2, "timeout": 3, "crash": 4}
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "eval",
+        help="judge a ModelNew: correct, faster, not cheating",
+        description="Evaluate CANDIDATE.py (defining ModelNew) against PROBLEM.py (KernelBench format), "
+                    "or every pair in a suite directory with --suite.  Exit status 0 only when every "
+                    "verdict is pass.",
+    )
+    p.add_argument("problem", nargs="?", help="problem file defining Model, get_inputs, get_init_inputs")
+    p.add_argument("candidate", nargs="?", help="candidate file defining ModelNew")
+    p.add_argument("--suite", metavar="DIR", help="evaluate every (problem, candidate) pair in DIR")
+    p.add_argument("--out", metavar="DIR", help="suite output directory (results.jsonl, summary.md, speedups.png)")
+    p.add_argument("--json", metavar="OUT.json", help="write the result as JSON")
+    p.add_argument("--device", choices=["auto", "cuda", "cpu"], default="auto")
+    p.add_argument("--trials", type=int, default=5, help="seeded draws of get_inputs() (default 5)")
+    p.add_argument("--seed", type=int, help="derive all seeds from this (default: from the OS)")
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds for the evaluation after imports")
+    p.add_argument("--build-timeout", type=float, default=900.0, help="seconds for importing (and building)")
+    p.add_argument("--memory-limit", type=int, metavar="MiB", help="resident memory cap per worker")
+    p.add_argument("--max-error-ratio", type=float,
+                   help="fail when error vs float64 exceeds this multiple of the eager reference's")
+    p.add_argument("--no-compile", action="store_true", help="skip the torch.compile reference")
+    p.add_argument("--atol", type=float, help="override the absolute tolerance")
+    p.add_argument("--rtol", type=float, help="override the relative tolerance")
+    p.add_argument("--timing-budget", type=float, default=2.0, metavar="S", help="seconds per timed function")
+    p.add_argument("--jobs", type=int, help="parallel builds in a suite (default: CPU count)")
+    p.add_argument("--keep-workdir", action="store_true", help="keep worker logs and tensors")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=run)
+    return p
+
+
+def _options(args):
+    from kernelwright.harness.api import EvalOptions
+
+    return EvalOptions(device=args.device, trials=args.trials, seed=args.seed, timeout=args.timeout,
+                       build_timeout=args.build_timeout, memory_limit_mb=args.memory_limit,
+                       max_error_ratio=args.max_error_ratio, compile=not args.no_compile,
+                       atol=args.atol, rtol=args.rtol, timing_budget_s=args.timing_budget,
+                       keep_workdir=args.keep_workdir)
+
+
+def run(args):
+    from rich.console import Console
+
+    console = Console(stderr=False, quiet=args.quiet)
+    if args.suite:
+        if args.problem or args.candidate:
+            console.print("[red]give either PROBLEM CANDIDATE or --suite DIR, not both[/]")
+            return 2
+        return _run_suite(args, console)
+    if not (args.problem and args.candidate):
+        console.print("[red]usage: kernelwright eval PROBLEM.py CANDIDATE.py [options] | --suite DIR[/]")
+        return 2
+    from kernelwright.harness.api import evaluate
+    from kernelwright.harness.report import print_result
+
+    with console.status("evaluating %s" % os.path.basename(args.candidate)):
+        result = evaluate(args.problem, args.candidate, _options(args))
+    print_result(result, console)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=2)
+    return EXIT_CODES.get(result["verdict"], 2)
+
+
+def _run_suite(args, console):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from kernelwright.harness.report import results_table
+    from kernelwright.harness.suite import evaluate_suite
+
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=console, transient=False)
+    state = {}
+
+    def on_start(total, done):
+        state["task"] = progress.add_task("candidates", total=total, completed=done)
+
+    def on_result(rec):
+        progress.advance(state["task"])
+        progress.console.print("%-40s %s  %s" % (rec["id"], rec.get("verdict"), (rec.get("reason") or "")[:100]))
+
+    with progress:
+        summary = evaluate_suite(args.suite, args.out, _options(args), jobs=args.jobs,
+                                 on_start=on_start, on_result=on_result)
+    console.print(results_table(summary["results"]))
+    console.print("fast_0 %.3f  fast_1 %.3f  fast_2 %.3f  geomean speedup %s" % (
+        summary["fast_0"], summary["fast_1"], summary["fast_2"],
+        "%.3fx" % summary["geomean_speedup_vs_eager"] if summary["geomean_speedup_vs_eager"] else "-"))
+    console.print("written: %s" % ", ".join(summary["files"].values()))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({k: v for k, v in summary.items()}, f, indent=2)
+    ok = summary["total"] > 0 and summary["verdicts"].get("pass", 0) == summary["total"]
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="kernelwright")
+    register(parser.add_subparsers(dest="command"))
+    a = parser.parse_args()
+    sys.exit(a.func(a) if getattr(a, "func", None) else 2)

@@ -1,0 +1,233 @@
+"""Correctness of a candidate's outputs, measured against a float64 reference.
+
+For every floating output element, with ``c`` the candidate, ``e`` the eager reference
+in the problem's own precision and ``r`` the reference run in float64:
+
+    |c - r| <= atol + rtol * |r|  +  |e - r|  +  NOISE * rms(|e - r|)
+
+``atol`` and ``rtol`` are KernelBench's (1e-4 for float32, 1e-2 for float16/bfloat16).
+The last two terms allow the candidate the rounding error the eager reference itself
+makes (element-wise, and as a multiple of its typical size), so a kernel that is as
+accurate as PyTorch passes even on ill-conditioned inputs, while a kernel that is more
+accurate is never penalised for disagreeing with PyTorch's rounding.  Where the eager
+result is exact the rule is KernelBench's tolerance against the exact answer.  Without
+a float64 reference, ``r`` is the eager output and the rule is KernelBench's exactly.
+
+Non-finite values must agree: a NaN is accepted only where the eager or float64
+reference has a NaN, an infinity only where one of them has the same infinity.
+Integer and boolean outputs must equal the eager or float64 result exactly.
+"""
+
+import math
+
+import torch
+
+NOISE = 8.0
+
+_UNIT_ROUNDOFF = {
+    torch.float64: 2.0**-53,
+    torch.float32: 2.0**-24,
+    torch.float16: 2.0**-11,
+    torch.bfloat16: 2.0**-8,
+}
+
+
+def tolerance_for(dtype):
+    """KernelBench's (atol, rtol) for outputs of ``dtype``."""
+    if dtype in (torch.float16, torch.bfloat16):
+        return 1e-2, 1e-2
+    if getattr(torch, "float8_e4m3fn", None) is not None and dtype in (
+        torch.float8_e4m3fn,
+        torch.float8_e5m2,
+    ):
+        return 1e-1, 1e-1
+    return 1e-4, 1e-4
+
+
+def unit_roundoff(dtype):
+    return _UNIT_ROUNDOFF.get(dtype, 2.0**-24)
+
+
+def flatten(out, path="out"):
+    """[(path, leaf)] of a (nested) output; containers are lists, tuples and dicts."""
+    if isinstance(out, (list, tuple)):
+        return [x for i, o in enumerate(out) for x in flatten(o, "%s[%d]" % (path, i))]
+    if isinstance(out, dict):
+        return [x for k in sorted(out, key=str) for x in flatten(out[k], "%s[%r]" % (path, k))]
+    return [(path, out)]
+
+
+def describe(x):
+    if isinstance(x, torch.Tensor):
+        return "Tensor(shape=%s, dtype=%s, device=%s)" % (tuple(x.shape), str(x.dtype).replace("torch.", ""), x.device)
+    return type(x).__name__
+
+
+def structure_mismatch(eager, cand):
+    """Why ``cand`` cannot be compared to ``eager`` element-wise, or None."""
+    e_leaves, c_leaves = flatten(eager), flatten(cand)
+    if len(e_leaves) != len(c_leaves):
+        return "output has %d leaves, reference has %d (%s vs %s)" % (
+            len(c_leaves),
+            len(e_leaves),
+            ", ".join(describe(v) for _, v in c_leaves[:4]),
+            ", ".join(describe(v) for _, v in e_leaves[:4]),
+        )
+    for (path, e), (_, c) in zip(e_leaves, c_leaves):
+        if isinstance(e, torch.Tensor) != isinstance(c, torch.Tensor):
+            return "%s is %s, reference is %s" % (path, describe(c), describe(e))
+        if not isinstance(e, torch.Tensor):
+            continue
+        if tuple(c.shape) != tuple(e.shape):
+            return "%s has shape %s, reference has %s" % (path, tuple(c.shape), tuple(e.shape))
+        if c.dtype != e.dtype:
+            return "%s has dtype %s, reference has %s" % (path, c.dtype, e.dtype)
+        if c.device.type != e.device.type:
+            return "%s is on %s, reference is on %s" % (path, c.device, e.device)
+    return None
+
+
+def _metrics(x, r, atol):
+    """Error of x against r over the positions where both are finite."""
+    both = torch.isfinite(x) & torch.isfinite(r)
+    if not bool(both.any()):
+        return {"max_abs": 0.0, "max_rel": 0.0, "rel_l2": 0.0}
+    d = (x - r).abs()[both]
+    rf = r[both]
+    norm_r = float(torch.linalg.vector_norm(rf))
+    norm_d = float(torch.linalg.vector_norm(d))
+    return {
+        "max_abs": float(d.max()),
+        "max_rel": float((d / (rf.abs() + atol)).max()),
+        "rel_l2": norm_d / norm_r if norm_r > 0 else (0.0 if norm_d == 0 else float("inf")),
+    }
+
+
+def compare_tensor(cand, eager, ref64, atol, rtol):
+    """Element-wise verdict for one output tensor; see the module docstring."""
+    if ref64 is None:
+        ref64 = eager
+    total = cand.numel()
+    if not (cand.is_floating_point() or cand.is_complex()):
+        same = (cand == eager.to(cand.device)) | (cand == ref64.to(cand.device).to(cand.dtype))
+        bad = int((~same).sum())
+        return {"ok": bad == 0, "mismatched": bad, "total": total, "worst": None,
+                "cand": None, "eager": None}
+    dev = ref64.device
+    c = cand.to(dev, torch.float64)
+    e = eager.to(dev, torch.float64)
+    r = ref64.to(dev, torch.float64)
+    d_c = (c - r).abs()
+    d_e = (e - r).abs()
+    both_e = torch.isfinite(e) & torch.isfinite(r)
+    noise = float(torch.sqrt((d_e[both_e] ** 2).mean())) if bool(both_e.any()) else 0.0
+    # Where the eager result is non-finite but the exact one is not, PyTorch itself is
+    # off by an unbounded amount; any finite candidate value is no worse.
+    d_e = torch.where(both_e, d_e, torch.full_like(d_e, float("inf")))
+    bound = atol + rtol * r.abs() + d_e + NOISE * noise
+    c_nan = torch.isnan(c)
+    ok = (c_nan & (torch.isnan(e) | torch.isnan(r))) | (c == e) | (c == r)
+    ok |= torch.isfinite(c) & torch.isfinite(r) & (d_c <= bound)
+    bad_mask = ~ok
+    bad = int(bad_mask.sum())
+    worst = None
+    if bad:
+        excess = torch.where(bad_mask, torch.nan_to_num(d_c - bound, nan=float("inf"), posinf=float("inf")),
+                             torch.full_like(d_c, -float("inf")))
+        flat = int(torch.argmax(excess.reshape(-1)))
+        idx = list(torch.unravel_index(torch.tensor(flat), tuple(c.shape))) if c.dim() else []
+        worst = {
+            "index": [int(i) for i in idx],
+            "candidate": float(c.reshape(-1)[flat]),
+            "reference_fp64": float(r.reshape(-1)[flat]),
+            "eager": float(e.reshape(-1)[flat]),
+        }
+    nonfinite_bad = int((bad_mask & ~torch.isfinite(c)).sum())
+    cm = _metrics(c, r, atol)
+    if nonfinite_bad:
+        cm["max_abs"] = cm["max_rel"] = cm["rel_l2"] = float("inf")
+    return {
+        "ok": bad == 0,
+        "mismatched": bad,
+        "nonfinite_mismatched": nonfinite_bad,
+        "total": total,
+        "worst": worst,
+        "cand": cm,
+        "eager": _metrics(e, r, atol),
+    }
+
+
+def compare_outputs(cand, eager, ref64, atol=None, rtol=None):
+    """Compare a whole (possibly nested) output; returns a summary dict with ``ok``."""
+    why = structure_mismatch(eager, cand)
+    if why:
+        return {"ok": False, "reason": why, "mismatched": None, "total": None,
+                "cand": None, "eager": None}
+    e_leaves = flatten(eager)
+    c_leaves = flatten(cand)
+    r_leaves = flatten(ref64) if ref64 is not None else [(p, None) for p, _ in e_leaves]
+    if len(r_leaves) != len(e_leaves):
+        r_leaves = [(p, None) for p, _ in e_leaves]
+    summary = {"ok": True, "reason": None, "mismatched": 0, "total": 0, "cand": None, "eager": None}
+    for (path, e), (_, c), (_, r) in zip(e_leaves, c_leaves, r_leaves):
+        if not isinstance(e, torch.Tensor):
+            if isinstance(e, (int, float)) and isinstance(c, (int, float)):
+                a, rt = tolerance_for(torch.float32)
+                good = c == e or (math.isfinite(c) and abs(c - e) <= a + rt * abs(e))
+            else:
+                good = c == e
+            summary["total"] += 1
+            if not good:
+                summary["ok"] = False
+                summary["mismatched"] += 1
+                summary["reason"] = summary["reason"] or "%s is %r, reference is %r" % (path, c, e)
+            continue
+        if isinstance(r, torch.Tensor) and tuple(r.shape) != tuple(e.shape):
+            r = None
+        a, rt = tolerance_for(e.dtype)
+        a = a if atol is None else atol
+        rt = rt if rtol is None else rtol
+        res = compare_tensor(c, e, r, a, rt)
+        summary["total"] += res["total"]
+        summary["mismatched"] += res["mismatched"]
+        for key in ("cand", "eager"):
+            if res[key] is not None:
+                summary[key] = merge_metrics(summary[key], res[key])
+        summary.setdefault("dtype", str(e.dtype).replace("torch.", ""))
+        if not res["ok"]:
+            summary["ok"] = False
+            if summary["reason"] is None:
+                w = res["worst"]
+                summary["reason"] = "%s: %d of %d elements outside tolerance (atol=%g, rtol=%g)%s" % (
+                    path, res["mismatched"], res["total"], a, rt,
+                    "; worst at %s: got %r, float64 reference %r, eager %r" % (
+                        w["index"], w["candidate"], w["reference_fp64"], w["eager"]) if w else "",
+                )
+    return summary
+
+
+def merge_metrics(a, b):
+    """Worst case of two metric dicts."""
+    if a is None:
+        return dict(b) if b is not None else None
+    if b is None:
+        return dict(a)
+    return {k: max(a[k], b[k]) for k in a}
+
+
+def bitwise_equal(a, b):
+    """True when two tensors hold identical bytes (NaN payloads included)."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.numel() == 0:
+        return True
+    return torch.equal(a.reshape(-1).contiguous().view(torch.uint8), b.reshape(-1).contiguous().view(torch.uint8))
+
+
+def storages_overlap(a, b):
+    """True when the memory behind two tensors overlaps."""
+    sa, sb = a.untyped_storage(), b.untyped_storage()
+    if a.device != b.device or sa.nbytes() == 0 or sb.nbytes() == 0:
+        return False
+    pa, pb = sa.data_ptr(), sb.data_ptr()
+    return pa < pb + sb.nbytes() and pb < pa + sa.nbytes()

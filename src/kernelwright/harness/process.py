@@ -1,0 +1,258 @@
+"""Start, watch and kill worker processes.
+
+Each worker runs in its own session (process group) with its output in a log file.
+The parent enforces the time limits and the resident-memory cap, and kills the whole
+group, so a hung, runaway or crashed candidate never takes the harness with it.
+"""
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+LOG_LIMIT_BYTES = 256 << 20
+
+_live = set()
+_live_lock = threading.Lock()
+
+
+def kill_all():
+    """Kill every worker still running (used when a suite is interrupted)."""
+    with _live_lock:
+        workers = list(_live)
+    for w in workers:
+        w.kill()
+
+
+def _package_root():
+    import kernelwright
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(kernelwright.__file__)))
+
+
+def _rss_mb(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024.0
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0.0
+
+
+def describe_exit(code):
+    if code is None:
+        return "still running"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = "signal %d" % -code
+        return "killed by %s" % name
+    return "exited with status %d" % code
+
+
+class WorkerFailure(Exception):
+    """A worker died, hung, ran out of memory or reported an exception."""
+
+    worker = None
+
+    def __init__(self, verdict, reason, log_tail="", phase=None, details=None):
+        super().__init__(reason)
+        self.verdict = verdict
+        self.reason = reason
+        self.log_tail = log_tail
+        self.phase = phase
+        self.details = details or {}
+
+
+class Worker:
+    """One worker process and the pipe it reports on."""
+
+    def __init__(self, name, job, workdir, env=None, memory_limit_mb=None, build_timeout=None, timeout=None):
+        self.name = name
+        self.memory_limit_mb = memory_limit_mb
+        self.build_timeout = build_timeout
+        self.timeout = timeout
+        self.events = []
+        os.makedirs(workdir, exist_ok=True)
+        job_path = os.path.join(workdir, "%s.job.json" % name)
+        with open(job_path, "w") as f:
+            json.dump(job, f)
+        self.log_path = os.path.join(workdir, "%s.log" % name)
+        self._log = open(self.log_path, "wb")
+        full_env = dict(os.environ if env is None else env)
+        root = _package_root()
+        full_env["PYTHONPATH"] = os.pathsep.join(
+            [root] + [p for p in full_env.get("PYTHONPATH", "").split(os.pathsep) if p])
+        full_env["PYTHONUNBUFFERED"] = "1"
+        full_env.setdefault("PYTHONFAULTHANDLER", "1")
+        rfd, wfd = os.pipe()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kernelwright.harness.worker", job_path, str(wfd)],
+            stdin=subprocess.PIPE, stdout=self._log, stderr=subprocess.STDOUT,
+            pass_fds=(wfd,), start_new_session=True, env=full_env, cwd=workdir,
+        )
+        os.close(wfd)
+        with _live_lock:
+            _live.add(self)
+        self._rfd = rfd
+        self._buf = b""
+        self._eof = False
+        self.phase = "start-up"
+        self._building = True
+        self.started = time.monotonic()
+        self.set_deadline(build_timeout)
+        self.peak_rss_mb = 0.0
+
+    def set_deadline(self, seconds):
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+
+    def send(self, line):
+        """Send a command; the worker then has ``timeout`` seconds to answer."""
+        self.set_deadline(self.timeout)
+        try:
+            self.proc.stdin.write((line + "\n").encode())
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+
+    def _read(self, timeout):
+        msgs = []
+        if self._eof:
+            time.sleep(timeout)
+            return msgs
+        ready, _, _ = select.select([self._rfd], [], [], timeout)
+        if not ready:
+            return msgs
+        chunk = os.read(self._rfd, 1 << 16)
+        if not chunk:
+            self._eof = True
+            return msgs
+        self._buf += chunk
+        while b"\n" in self._buf:
+            line, self._buf = self._buf.split(b"\n", 1)
+            try:
+                msg = json.loads(line.decode(errors="replace"))
+            except ValueError:
+                continue  # a candidate writing garbage to our pipe gains nothing
+            if isinstance(msg, dict):
+                msgs.append(msg)
+        return msgs
+
+    def log_tail(self, limit=4000):
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                size = f.tell()
+                f.seek(max(0, size - limit))
+                text = f.read().decode(errors="replace")
+        except OSError:
+            return ""
+        if size > limit:
+            text = "..." + text[text.find("\n") + 1:] if "\n" in text else text
+        return text
+
+    def fail(self, verdict, reason, details=None):
+        self.kill()
+        exc = WorkerFailure(verdict, reason, self.log_tail(), self.phase, details)
+        exc.worker = self.name
+        return exc
+
+    def pump(self, timeout=0.0):
+        """Read what the worker said; raise WorkerFailure if it reported an exception."""
+        for msg in self._read(timeout):
+            if "phase" in msg:
+                self.phase = str(msg["phase"])
+                if self.phase.startswith("import"):
+                    self.set_deadline(self.build_timeout)
+                elif self._building:
+                    # Imports (and the builds they trigger) are done: the evaluation clock starts.
+                    self._building = False
+                    self.set_deadline(self.timeout)
+            event = msg.get("event")
+            if event == "failed":
+                raise self._reported_failure(msg)
+            if event in ("ready", "prepared", "built", "judged", "rechecked"):
+                self._building = False
+                self.deadline = None  # idle until the parent sends the next command
+            if event:
+                self.events.append(msg)
+
+    def check(self):
+        """Raise WorkerFailure if the worker died, overran its deadline or its memory."""
+        self.pump(0.0)
+        code = self.proc.poll()
+        if code is not None:
+            # Drain what it said before dying; a report of an exception beats "it died".
+            # Bounded: a child that inherited the pipe may keep it open.
+            drain_until = time.monotonic() + 1.0
+            while not self._eof and time.monotonic() < drain_until:
+                self.pump(0.05)
+            if any(e.get("event") in ("result", "built") for e in self.events):
+                return
+            raise self.fail("crash", "worker %s during %s" % (describe_exit(code), self.phase))
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise self.fail("timeout", "timed out during %s" % self.phase)
+        rss = _rss_mb(self.proc.pid)
+        self.peak_rss_mb = max(self.peak_rss_mb, rss)
+        if self.memory_limit_mb and rss > self.memory_limit_mb:
+            raise self.fail("crash", "out of memory: resident memory %.0f MiB exceeded the limit of %d MiB during %s"
+                            % (rss, self.memory_limit_mb, self.phase))
+        try:
+            if os.fstat(self._log.fileno()).st_size > LOG_LIMIT_BYTES:
+                raise self.fail("crash", "output flood: log exceeded %d MiB during %s"
+                                % (LOG_LIMIT_BYTES >> 20, self.phase))
+        except OSError:
+            pass
+
+    def _reported_failure(self, msg):
+        try:
+            self.proc.wait(timeout=2)  # it exits by itself after reporting; let it flush its log
+        except subprocess.TimeoutExpired:
+            pass
+        exc = self.fail(str(msg.get("status", "error")), str(msg.get("message", "unknown error")),
+                        {"traceback": msg.get("traceback"), "cause": msg.get("cause")})
+        return exc
+
+    def wait_for(self, event, others=()):
+        """Block until this worker sends ``event``; watch ``others`` meanwhile."""
+        while True:
+            for i, msg in enumerate(self.events):
+                if msg.get("event") == event:
+                    return self.events.pop(i)
+            self.pump(0.1)
+            self.check()
+            for other in others:
+                other.check()
+
+    def kill(self):
+        # The whole group: children the worker started (compilers, pools) go with it,
+        # even when the worker itself has already exited.
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def close(self):
+        self.kill()
+        with _live_lock:
+            _live.discard(self)
+        for f in (self.proc.stdin, self._log):
+            try:
+                f.close()
+            except OSError:
+                pass
+        try:
+            os.close(self._rfd)
+        except OSError:
+            pass

@@ -1,0 +1,216 @@
+"""Evaluate many (problem, candidate) pairs, resumably.
+
+Suite layouts (both may be used in one directory):
+
+    DIR/<task>/problem.py           DIR/problems/<task>.py
+    DIR/<task>/candidate*.py        DIR/candidates/<task>*.py   (<task>, then _ - . or end)
+    DIR/<task>/candidates/*.py      DIR/candidates/<task>/*.py
+
+Order of work: first every pending candidate is imported in its own build worker, in
+parallel on the CPU cores, each with its own TORCH_EXTENSIONS_DIR (OUT/build/<id>), so
+``load_inline`` builds run side by side; then the evaluations run, one worker per
+visible GPU (one at a time on the CPU), reusing those builds.  Each result is appended
+to OUT/results.jsonl as soon as it is known; a rerun skips every id already there.
+"""
+
+import json
+import os
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from kernelwright.harness.api import EvalOptions, evaluate, sanitize
+from kernelwright.harness.process import Worker, WorkerFailure, kill_all
+
+RESULTS = "results.jsonl"
+
+
+def _py_files(d):
+    if not os.path.isdir(d):
+        return []
+    return sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".py") and not f.startswith("_"))
+
+
+def discover(suite_dir):
+    """[(id, problem_path, candidate_path)] for every pair in ``suite_dir``."""
+    suite_dir = os.path.abspath(suite_dir)
+    pairs = []
+    for task in sorted(os.listdir(suite_dir)):
+        tdir = os.path.join(suite_dir, task)
+        problem = os.path.join(tdir, "problem.py")
+        if not os.path.isfile(problem):
+            continue
+        cands = [p for p in _py_files(tdir) if os.path.basename(p).startswith("candidate")]
+        cands += _py_files(os.path.join(tdir, "candidates"))
+        for c in cands:
+            pairs.append(("%s/%s" % (task, os.path.splitext(os.path.basename(c))[0]), problem, c))
+    problems = {os.path.splitext(os.path.basename(p))[0]: p for p in _py_files(os.path.join(suite_dir, "problems"))}
+    cdir = os.path.join(suite_dir, "candidates")
+    # Longest name first, so that candidates of task "11" are not taken by task "1".
+    names = sorted(problems, key=len, reverse=True)
+    for c in _py_files(cdir):
+        stem = os.path.splitext(os.path.basename(c))[0]
+        for name in names:
+            if stem == name or (stem.startswith(name) and stem[len(name)] in "_-."):
+                pairs.append(("%s/%s" % (name, stem), problems[name], c))
+                break
+    for name in names:
+        for c in _py_files(os.path.join(cdir, name)):
+            pairs.append(("%s/%s" % (name, os.path.splitext(os.path.basename(c))[0]), problems[name], c))
+    return pairs
+
+
+def load_results(path):
+    """Results already in a JSONL file; a torn last line (an interrupted write) is cut off."""
+    if not os.path.exists(path):
+        return []
+    with open(path, "rb") as f:
+        data = f.read()
+    if data and not data.endswith(b"\n"):
+        data = data[: data.rfind(b"\n") + 1]
+        with open(path, "wb") as f:
+            f.write(data)
+    out = []
+    for line in data.decode(errors="replace").splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and "id" in rec:
+            out.append(rec)
+    return out
+
+
+def _safe(name):
+    return re.sub(r"[^A-Za-z0-9_.-]+", "__", name)
+
+
+def _visible_gpus():
+    import torch
+
+    if not torch.cuda.is_available():
+        return []
+    env = os.environ.get("CUDA_VISIBLE_DEVICES")
+    ids = [x.strip() for x in env.split(",") if x.strip()] if env else None
+    n = torch.cuda.device_count()
+    return (ids or [str(i) for i in range(n)])[:n]
+
+
+class _Sink:
+    """Appends results to the JSONL file and per-candidate JSON, one writer at a time."""
+
+    def __init__(self, out_dir, on_result=None):
+        self.path = os.path.join(out_dir, RESULTS)
+        self.json_dir = os.path.join(out_dir, "json")
+        os.makedirs(self.json_dir, exist_ok=True)
+        self.lock = threading.Lock()
+        self.on_result = on_result
+        self.new = []
+
+    def add(self, rec):
+        rec = sanitize(rec)
+        with self.lock:
+            with open(self.path, "a") as f:
+                f.write(json.dumps(rec) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            with open(os.path.join(self.json_dir, _safe(rec["id"]) + ".json"), "w") as f:
+                json.dump(rec, f, indent=2)
+            self.new.append(rec)
+            if self.on_result:
+                self.on_result(rec)
+
+
+def _build(pair, out_dir, opts):
+    """Import the candidate in a build worker; a result dict if that failed, else None."""
+    pid, problem, cand = pair
+    workdir = os.path.join(out_dir, "work", _safe(pid))
+    env = dict(os.environ)
+    env.update(opts.env or {})
+    env["TORCH_EXTENSIONS_DIR"] = os.path.join(out_dir, "build", _safe(pid))
+    job = {"role": "build", "candidate": os.path.abspath(cand), "device": opts.device}
+    w = Worker("build", job, workdir, env, memory_limit_mb=opts.memory_limit_mb,
+               build_timeout=opts.build_timeout, timeout=opts.build_timeout)
+    try:
+        w.wait_for("built")
+        return None
+    except WorkerFailure as f:
+        return {"id": pid, "problem": os.path.abspath(problem), "candidate": os.path.abspath(cand),
+                "verdict": f.verdict, "reason": "candidate build, %s: %s" % (f.phase, f.reason),
+                "flags": [], "log_tail": f.log_tail, "phase": f.phase,
+                "traceback": f.details.get("traceback")}
+    finally:
+        w.close()
+
+
+def evaluate_suite(suite_dir, out_dir=None, options=None, jobs=None, on_result=None,
+                   on_start=None, build_first=True, **overrides):
+    """Evaluate every pair in ``suite_dir``; results go to ``out_dir`` (see module doc).
+
+    ``on_start(total, already_done)`` and ``on_result(record)`` let a caller show
+    progress.  Returns the summary from :func:`kernelwright.harness.report.summarize`,
+    with ``results`` (every record, old and new) and the paths written.
+    """
+    from kernelwright.harness import report
+
+    opts = EvalOptions.make(options, **overrides)
+    suite_dir = os.path.abspath(suite_dir)
+    out_dir = os.path.abspath(out_dir or os.path.join(os.getcwd(), "kw-eval-" + os.path.basename(suite_dir)))
+    os.makedirs(out_dir, exist_ok=True)
+    pairs = discover(suite_dir)
+    old = load_results(os.path.join(out_dir, RESULTS))
+    done = {r["id"] for r in old}
+    pending = [p for p in pairs if p[0] not in done]
+    if on_start:
+        on_start(len(pairs), len(pairs) - len(pending))
+    sink = _Sink(out_dir, on_result)
+    cancel = threading.Event()
+
+    try:
+        built = pending
+        if build_first and pending:
+            n = jobs or os.cpu_count() or 1
+            with ThreadPoolExecutor(max_workers=n) as pool:
+                failures = list(pool.map(lambda p: None if cancel.is_set() else _build(p, out_dir, opts), pending))
+            built = []
+            for pair, fail in zip(pending, failures):
+                if fail is not None:
+                    sink.add(fail)
+                else:
+                    built.append(pair)
+
+        gpus = _visible_gpus() if opts.device in ("auto", "cuda") else []
+        slots = [{"CUDA_VISIBLE_DEVICES": g} for g in gpus] or [{}]
+        queue = list(built)
+        qlock = threading.Lock()
+
+        def slot_loop(slot_env):
+            while not cancel.is_set():
+                with qlock:
+                    if not queue:
+                        return
+                    pid, problem, cand = queue.pop(0)
+                env = dict(opts.env or {})
+                env.update(slot_env)
+                res = evaluate(problem, cand, opts, env=env,
+                               build_dir=os.path.join(out_dir, "build", _safe(pid)),
+                               workdir=os.path.join(out_dir, "work", _safe(pid)))
+                res["id"] = pid
+                if slot_env:
+                    res["gpu"] = slot_env["CUDA_VISIBLE_DEVICES"]
+                sink.add(res)
+
+        with ThreadPoolExecutor(max_workers=len(slots)) as pool:
+            list(pool.map(slot_loop, slots))
+    except BaseException:
+        cancel.set()
+        kill_all()
+        raise
+
+    results = old + sink.new
+    order = {p[0]: i for i, p in enumerate(pairs)}
+    results.sort(key=lambda r: order.get(r["id"], len(order)))
+    summary = report.summarize(results)
+    paths = report.write_all(results, summary, out_dir)
+    summary.update(results=results, out_dir=out_dir, files=paths)
+    return summary

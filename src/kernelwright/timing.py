@@ -1,0 +1,261 @@
+"""How kernelwright times code: one utility for the harness and the benchmarks.
+
+``time_fn(fn, make_args, device)`` calls ``fn(*make_args(i))`` repeatedly and returns a
+:class:`TimingResult`.  What it does, and why:
+
+* **Warm-up** first (lazy initialisation, autotuning and JIT builds are not timed).
+* **Cache flush** before every call: a buffer at least twice the last-level cache
+  (the GPU's L2, read from the device properties; the CPU's LLC from sysfs) is
+  overwritten, so no call profits from data the previous one left in cache.
+* **Input rotation**: ``make_args(i)`` is called outside the timed region before each
+  call, so callers can rotate input sets or write fresh data for every call.
+* **CUDA**: after the flush the device is synchronised, so the GPU is idle when the
+  start event is recorded and CUDA events on the current stream bracket the call,
+  launch overhead and any host work inside it included (host work cannot hide behind
+  queued GPU work).  The same call is also measured with a host clock up to a
+  device-wide synchronisation (``wall_*`` fields): work that escapes the timed stream
+  shows up as wall time the events did not see.
+* **CPU**: the same loop with a monotonic host clock.
+* **Stopping rule**: at least ``min_reps`` calls, then stop as soon as the standard
+  error of the mean is below ``target_rse`` of the mean, or ``budget_s`` has been
+  spent, or ``max_reps`` calls were made.
+
+The clock and event functions are bound when this module is imported, so code that is
+timed later cannot replace them by monkeypatching ``time`` or ``torch.cuda.Event``.
+"""
+
+import math
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable, List, Optional
+
+import torch
+
+_perf_counter = time.perf_counter
+_Event = torch.cuda.Event
+_event_record = torch.cuda.Event.record
+_event_elapsed = torch.cuda.Event.elapsed_time
+_cuda_synchronize = torch.cuda.synchronize
+
+__all__ = ["TimingResult", "time_fn", "merge", "spin_up", "flush_buffer_bytes", "summarize"]
+
+
+@dataclass
+class TimingResult:
+    """Statistics of one timed function, in milliseconds."""
+
+    median_ms: float
+    mean_ms: float
+    std_ms: float
+    stderr_ms: float
+    min_ms: float
+    max_ms: float
+    n: int
+    clock: str
+    stopped_by: str
+    wall_median_ms: Optional[float] = None
+    wall_mean_ms: Optional[float] = None
+    samples_ms: List[float] = field(default_factory=list, repr=False)
+    wall_samples_ms: List[float] = field(default_factory=list, repr=False)
+
+    @property
+    def rse(self) -> float:
+        """Relative standard error of the mean."""
+        return self.stderr_ms / self.mean_ms if self.mean_ms > 0 else float("inf")
+
+    def to_dict(self, samples: bool = False) -> dict:
+        d = asdict(self)
+        if not samples:
+            d.pop("samples_ms")
+            d.pop("wall_samples_ms")
+        d["rse"] = self.rse
+        return d
+
+
+def summarize(samples_ms: List[float]):
+    """(median, mean, std, stderr) of a list of times."""
+    n = len(samples_ms)
+    s = sorted(samples_ms)
+    median = s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
+    mean = sum(s) / n
+    var = sum((x - mean) ** 2 for x in s) / (n - 1) if n > 1 else 0.0
+    std = math.sqrt(var)
+    return median, mean, std, std / math.sqrt(n)
+
+
+def _cpu_llc_bytes() -> int:
+    best = 0
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for entry in os.listdir(base):
+            try:
+                with open(os.path.join(base, entry, "size")) as f:
+                    text = f.read().strip()
+            except OSError:
+                continue
+            mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+            digits = text[:-1] if text[-1:] in "KMG" else text
+            if digits.isdigit():
+                best = max(best, int(digits) * mult)
+    except OSError:
+        pass
+    return best
+
+
+def flush_buffer_bytes(device) -> int:
+    """Size of the cache-flush buffer: twice the last-level cache of ``device``."""
+    device = torch.device(device)
+    if device.type == "cuda":
+        props = torch.cuda.get_device_properties(device)
+        l2 = int(getattr(props, "L2_cache_size", 0) or 0)
+        # Unknown L2: 128 MiB is twice the largest L2 shipped so far.
+        return 2 * l2 if l2 > 0 else 128 << 20
+    llc = _cpu_llc_bytes()
+    return 2 * llc if llc > 0 else 64 << 20
+
+
+def _make_flush(device):
+    buf = torch.empty(flush_buffer_bytes(device) // 4, dtype=torch.int32, device=device)
+    counter = [0]
+
+    def flush():
+        # A different value each time: writing the same bytes could be elided by
+        # compressed-memory hardware and would leave the cache warm.
+        counter[0] = (counter[0] + 1) & 0x7FFFFFFF
+        buf.fill_(counter[0])
+
+    return flush
+
+
+def time_fn(
+    fn: Callable,
+    make_args: Optional[Callable[[int], tuple]] = None,
+    device="cuda",
+    *,
+    warmup: int = 3,
+    warmup_ms: float = 50.0,
+    min_reps: int = 10,
+    max_reps: int = 1000,
+    budget_s: float = 2.0,
+    target_rse: float = 0.01,
+    flush_cache: bool = True,
+    after_call: Optional[Callable[[int, tuple, object], None]] = None,
+) -> TimingResult:
+    """Time ``fn(*make_args(i))`` on ``device`` ("cuda", "cuda:N" or "cpu").
+
+    ``make_args(i)`` runs before call ``i`` outside the timed region (``None``: no
+    arguments).  ``after_call(i, args, out)`` runs after call ``i`` has completed and
+    been measured, also outside the timed region; the harness uses it to re-check a
+    random subset of outputs.  Warm-up calls get negative ``i``.
+    """
+    device = torch.device(device)
+    on_cuda = device.type == "cuda"
+    if on_cuda and device.index is None:
+        device = torch.device("cuda", torch.cuda.current_device())
+    make_args = make_args or (lambda i: ())
+    flush = _make_flush(device) if flush_cache else (lambda: None)
+
+    if on_cuda:
+        start, end = _Event(enable_timing=True), _Event(enable_timing=True)
+
+        def one_call(i):
+            args = make_args(i)
+            flush()
+            _cuda_synchronize(device)
+            t0 = _perf_counter()
+            _event_record(start)
+            out = fn(*args)
+            _event_record(end)
+            _cuda_synchronize(device)
+            wall = (_perf_counter() - t0) * 1e3
+            return _event_elapsed(start, end), wall, args, out
+
+    else:
+
+        def one_call(i):
+            args = make_args(i)
+            flush()
+            t0 = _perf_counter()
+            out = fn(*args)
+            wall = (_perf_counter() - t0) * 1e3
+            return wall, wall, args, out
+
+    begin = _perf_counter()
+    i = 0
+    while True:
+        i += 1
+        one_call(-i)
+        if i >= warmup and (_perf_counter() - begin) * 1e3 >= warmup_ms:
+            break
+        if _perf_counter() - begin > budget_s / 2:
+            break
+
+    samples: List[float] = []
+    walls: List[float] = []
+    begin = _perf_counter()
+    stopped_by = "max_reps"
+    for i in range(max_reps):
+        t, wall, args, out = one_call(i)
+        samples.append(t)
+        walls.append(wall)
+        if after_call is not None:
+            after_call(i, args, out)
+        del args, out
+        n = len(samples)
+        if n < min_reps:
+            continue
+        if _perf_counter() - begin >= budget_s:
+            stopped_by = "budget"
+            break
+        if n % 5 == 0 or n == min_reps:
+            _, mean, _, stderr = summarize(samples)
+            if mean > 0 and stderr / mean < target_rse:
+                stopped_by = "precision"
+                break
+
+    median, mean, std, stderr = summarize(samples)
+    wall_median, wall_mean, _, _ = summarize(walls)
+    return TimingResult(
+        median_ms=median,
+        mean_ms=mean,
+        std_ms=std,
+        stderr_ms=stderr,
+        min_ms=min(samples),
+        max_ms=max(samples),
+        n=len(samples),
+        clock="cuda_event" if on_cuda else "host",
+        stopped_by=stopped_by,
+        wall_median_ms=wall_median if on_cuda else None,
+        wall_mean_ms=wall_mean if on_cuda else None,
+        samples_ms=samples,
+        wall_samples_ms=walls if on_cuda else [],
+    )
+
+
+def merge(parts: List[TimingResult]) -> TimingResult:
+    """One result from several runs of the same function (e.g. interleaved rounds)."""
+    samples = [x for p in parts for x in p.samples_ms]
+    walls = [x for p in parts for x in p.wall_samples_ms]
+    median, mean, std, stderr = summarize(samples)
+    wall_median = wall_mean = None
+    if walls:
+        wall_median, wall_mean, _, _ = summarize(walls)
+    return TimingResult(
+        median_ms=median, mean_ms=mean, std_ms=std, stderr_ms=stderr, min_ms=min(samples),
+        max_ms=max(samples), n=len(samples), clock=parts[0].clock,
+        stopped_by="+".join(p.stopped_by for p in parts), wall_median_ms=wall_median,
+        wall_mean_ms=wall_mean, samples_ms=samples, wall_samples_ms=walls)
+
+
+def spin_up(device, seconds: float = 0.3) -> None:
+    """Keep ``device`` busy for a while so its clocks have ramped up before timing."""
+    device = torch.device(device)
+    if device.type != "cuda":
+        return
+    flush = _make_flush(device)
+    end = _perf_counter() + seconds
+    while _perf_counter() < end:
+        for _ in range(8):
+            flush()
+        _cuda_synchronize(device)

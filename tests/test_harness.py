@@ -1,0 +1,188 @@
+"""End-to-end evaluations: real worker processes on tiny problems.
+
+Every failure mode a candidate can have must come back as a verdict with its cause,
+never as an exception in the harness.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from kernelwright.harness import evaluate
+
+CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
+FAST = dict(trials=2, compile=False, timing_budget_s=0.2, min_reps=5, warmup_ms=5.0, timeout=60)
+
+
+def problem(name):
+    return os.path.join(CASES, "problems", name + ".py")
+
+
+def candidate(name):
+    return os.path.join(CASES, "candidates", name + ".py")
+
+
+def run(prob, cand, device="cpu", **kw):
+    opts = dict(FAST, device=device)
+    opts.update(kw)
+    return evaluate(problem(prob), candidate(cand), **opts)
+
+
+@pytest.mark.parametrize("prob,cand", [
+    ("elu", "elu_correct"),
+    ("linear_relu", "linear_relu_correct"),
+    ("softmax", "softmax_correct"),
+])
+def test_correct_candidates_pass(prob, cand, device):
+    r = run(prob, cand, device)
+    assert r["verdict"] == "pass", r["reason"]
+    assert r["flags"] == ["no_custom_kernels"]
+    assert r["device"].startswith(device)
+    assert r["speedup_vs_eager"] > 0
+    t = r["timings"]["candidate"]
+    assert t["n"] >= 5 and t["median_ms"] > 0 and t["stderr_ms"] >= 0
+    assert r["error_vs_fp64"]["rel_l2"] < 1e-5 and r["reference_error_vs_fp64"] is not None
+    assert r["error_ratio"] is not None and r["error_ratio"] < 64
+    assert r["correctness"]["fp64_reference"].startswith("float64")
+    assert r["correctness"]["rechecked_timed_calls"] >= 3
+    assert set(r["correctness"]["sets"]) == {"trial0", "trial1", "signed(trial0)", "wide(trial1)",
+                                             "wide_same_sign(trial0)"}
+
+
+def test_weights_are_shared_with_modelnew():
+    r = run("linear_relu", "linear_relu_correct")
+    assert r["weights"]["loaded"] == 2 and r["weights"]["not_in_candidate"] == []
+
+
+def test_wrong_candidate_fails():
+    r = run("linear_relu", "linear_relu_wrong")
+    assert r["verdict"] == "fail"
+    assert r["reason"].startswith("wrong output on trial0")
+    assert "outside tolerance" in r["reason"]
+
+
+@pytest.mark.parametrize("cand,verdict,words", [
+    ("raises", "error", "invalid configuration argument"),
+    ("segfault", "crash", "SIGSEGV"),
+    ("exits", "crash", "exited with status 0"),
+    ("syntax_error", "error", "SyntaxError"),
+    ("missing_modelnew", "error", "does not define ModelNew"),
+    ("wrong_signature", "error", "TypeError"),
+])
+def test_broken_candidates_give_verdicts(cand, verdict, words):
+    r = run("elu", cand)
+    assert r["verdict"] == verdict, r["reason"]
+    assert words in r["reason"]
+    assert r["reason"].startswith("candidate")
+    assert r["log_tail"] is not None
+
+
+def test_segfault_log_has_traceback():
+    r = run("elu", "segfault")
+    assert "Fatal Python error" in r["log_tail"] or "Segmentation fault" in r["log_tail"]
+
+
+def test_hang_times_out():
+    r = run("elu", "hangs", timeout=6)
+    assert r["verdict"] == "timeout"
+    assert "correctness" in r["reason"]
+    assert r["elapsed_s"] < 40
+
+
+def test_out_of_memory_is_contained():
+    r = run("elu", "oom", memory_limit_mb=1500)
+    assert r["verdict"] == "crash"
+    assert "out of memory" in r["reason"]
+
+
+def test_noisy_candidate_keeps_log_tail(tmp_path):
+    r = run("elu", "noisy", workdir=str(tmp_path))
+    assert r["verdict"] == "pass"
+    log = open(os.path.join(r["workdir"], "candidate.log")).read()
+    assert "debug line 1999" in log
+
+
+def test_broken_problem_is_blamed_on_the_problem():
+    r = run("broken", "elu_correct")
+    assert r["verdict"] == "error"
+    assert r["reason"].startswith("reference (problem file)")
+    assert "reference is broken" in r["reason"]
+
+
+def test_missing_files():
+    r = evaluate(problem("elu"), candidate("does_not_exist"), **FAST)
+    assert r["verdict"] == "error" and "not found" in r["reason"]
+
+
+def test_next_candidate_runs_after_a_crash():
+    assert run("elu", "segfault")["verdict"] == "crash"
+    assert run("elu", "elu_correct")["verdict"] == "pass"
+
+
+def test_max_error_ratio_option():
+    r = run("softmax", "softmax_correct", max_error_ratio=1e-3)
+    assert r["verdict"] == "fail" and "exceeds_error_ratio" in r["flags"]
+
+
+def test_seed_makes_inputs_reproducible():
+    a = run("elu", "elu_correct", seed=123)
+    b = run("elu", "elu_correct", seed=123)
+    assert a["seeds"] == b["seeds"]
+    assert a["error_vs_fp64"] == b["error_vs_fp64"]
+
+
+def test_torch_compile_reference():
+    r = run("elu", "elu_correct", compile=True)
+    assert r["verdict"] == "pass", r["reason"]
+    assert r["speedup_vs_compile"] is not None and r["compile_s"] is not None
+    assert "compile" in r["timings"]
+
+
+@pytest.mark.slow
+def test_failed_build_is_an_error(tmp_path):
+    r = run("elu", "build_fails", build_dir=str(tmp_path))
+    assert r["verdict"] == "error"
+    assert "import candidate" in r["reason"]
+    assert "Error building extension" in r["reason"]
+    assert "no-such-compiler-flag" in r["log_tail"] + r.get("traceback", "")
+
+
+@pytest.mark.slow
+def test_custom_cpp_kernel_counts_as_custom(tmp_path):
+    r = run("elu", "elu_inline_cpp", build_dir=str(tmp_path))
+    assert r["verdict"] == "pass", r["reason"]
+    assert "no_custom_kernels" not in r["flags"]
+    assert r["kernels"]["custom_share"] > 0
+
+
+def _cli(*args):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    return subprocess.run([sys.executable, "-m", "kernelwright.harness.cli", "eval"] + list(args),
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_cli_json_and_exit_status(tmp_path):
+    out = str(tmp_path / "r.json")
+    p = _cli(problem("elu"), candidate("elu_correct"), "--device", "cpu", "--json", out, "--trials", "2",
+             "--no-compile", "--timing-budget", "0.2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    r = json.load(open(out))
+    for key in ("verdict", "reason", "flags", "error_vs_fp64", "reference_error_vs_fp64", "speedup_vs_eager",
+                "speedup_vs_compile", "timings", "device", "torch_version", "cuda_version"):
+        assert key in r
+    assert r["verdict"] == "pass" and "PASS" in p.stdout
+    p = _cli(problem("linear_relu"), candidate("linear_relu_wrong"), "--device", "cpu", "--trials", "1",
+             "--no-compile", "--timing-budget", "0.1")
+    assert p.returncode == 1 and "FAIL" in p.stdout
+
+
+@pytest.mark.cuda
+def test_gpu_speedups_are_reproducible():
+    a = evaluate(problem("elu_large"), candidate("elu_large_triton"), device="cuda", compile=False)
+    b = evaluate(problem("elu_large"), candidate("elu_large_triton"), device="cuda", compile=False)
+    assert a["verdict"] == b["verdict"] == "pass", (a["reason"], b["reason"])
+    assert "no_custom_kernels" not in a["flags"]
+    assert abs(a["speedup_vs_eager"] / b["speedup_vs_eager"] - 1) < 0.05

@@ -1,0 +1,78 @@
+"""Suites: discovery, parallel builds, JSONL results the moment they are known, resume."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from kernelwright.harness import evaluate_suite
+
+CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
+FAST = dict(device="cpu", trials=1, compile=False, timing_budget_s=0.1, min_reps=3, warmup_ms=1.0, timeout=60)
+
+
+def _suite(tmp_path):
+    d = tmp_path / "suite"
+    (d / "elu").mkdir(parents=True)
+    shutil.copy(os.path.join(CASES, "problems", "elu.py"), d / "elu" / "problem.py")
+    shutil.copy(os.path.join(CASES, "candidates", "elu_correct.py"), d / "elu" / "candidate_good.py")
+    shutil.copy(os.path.join(CASES, "candidates", "raises.py"), d / "elu" / "candidate_raises.py")
+    (d / "problems").mkdir()
+    (d / "candidates").mkdir()
+    shutil.copy(os.path.join(CASES, "problems", "linear_relu.py"), d / "problems" / "linear_relu.py")
+    shutil.copy(os.path.join(CASES, "candidates", "linear_relu_correct.py"), d / "candidates" / "linear_relu_s0.py")
+    shutil.copy(os.path.join(CASES, "candidates", "syntax_error.py"), d / "candidates" / "linear_relu_s1.py")
+    return str(d)
+
+
+def _lines(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f]
+
+
+def test_suite_end_to_end_and_resume(tmp_path):
+    suite = _suite(tmp_path)
+    out = str(tmp_path / "out")
+    os.makedirs(out)
+    # A result from an earlier, interrupted run, plus a torn line it was writing.
+    earlier = {"id": "elu/candidate_good", "verdict": "pass", "speedup_vs_eager": 2.0, "reason": "from before",
+               "flags": []}
+    with open(os.path.join(out, "results.jsonl"), "w") as f:
+        f.write(json.dumps(earlier) + "\n" + '{"id": "elu/candidate_rai')
+    seen = []
+    summary = evaluate_suite(suite, out, on_result=lambda r: seen.append(r["id"]), jobs=2, **FAST)
+
+    assert sorted(seen) == ["elu/candidate_raises", "linear_relu/linear_relu_s0", "linear_relu/linear_relu_s1"]
+    lines = _lines(os.path.join(out, "results.jsonl"))
+    assert [r["id"] for r in lines][0] == "elu/candidate_good" and lines[0]["reason"] == "from before"
+    by_id = {r["id"]: r for r in lines}
+    assert len(by_id) == 4
+    assert by_id["elu/candidate_raises"]["verdict"] == "error"
+    assert by_id["linear_relu/linear_relu_s0"]["verdict"] == "pass"
+    bad = by_id["linear_relu/linear_relu_s1"]
+    assert bad["verdict"] == "error" and "build" in bad["reason"] and "SyntaxError" in bad["reason"]
+
+    assert summary["total"] == 4 and summary["verdicts"] == {"pass": 2, "error": 2}
+    assert summary["fast_0"] == 0.5
+    for key in ("markdown", "json", "plot"):
+        assert os.path.getsize(summary["files"][key]) > 0
+    assert os.path.exists(os.path.join(out, "json", "linear_relu__linear_relu_s0.json"))
+
+    # Everything is recorded now: a rerun evaluates nothing.
+    seen.clear()
+    again = evaluate_suite(suite, out, on_result=lambda r: seen.append(r["id"]), **FAST)
+    assert seen == [] and again["total"] == 4
+
+
+def test_suite_cli_exit_status(tmp_path):
+    d = tmp_path / "s"
+    (d / "elu").mkdir(parents=True)
+    shutil.copy(os.path.join(CASES, "problems", "elu.py"), d / "elu" / "problem.py")
+    shutil.copy(os.path.join(CASES, "candidates", "elu_correct.py"), d / "elu" / "candidate.py")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-m", "kernelwright.harness.cli", "eval", "--suite", str(d),
+                        "--out", str(tmp_path / "o"), "--device", "cpu", "--trials", "1", "--no-compile",
+                        "--timing-budget", "0.1"], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "fast_1" in p.stdout and os.path.exists(tmp_path / "o" / "speedups.png")

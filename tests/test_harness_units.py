@@ -1,0 +1,277 @@
+"""Unit tests of the harness's pieces that need no worker process."""
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from kernelwright import timing
+from kernelwright.harness import anticheat, compare, inputs, report, suite
+from kernelwright.harness.api import EvalOptions, sanitize
+
+CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
+
+
+# ----------------------------------------------------------------- compare
+
+
+def test_tolerances_follow_kernelbench():
+    assert compare.tolerance_for(torch.float32) == (1e-4, 1e-4)
+    assert compare.tolerance_for(torch.float16) == (1e-2, 1e-2)
+    assert compare.tolerance_for(torch.bfloat16) == (1e-2, 1e-2)
+
+
+def test_exact_and_rounded_candidates_pass():
+    x = torch.randn(1000, dtype=torch.float64)
+    ref64 = torch.exp(x)
+    eager = torch.exp(x.float())
+    assert compare.compare_outputs(eager.clone(), eager, ref64)["ok"]
+    assert compare.compare_outputs(ref64.float(), eager, ref64)["ok"]  # more accurate than eager
+    assert not compare.compare_outputs(eager * 1.001, eager, ref64)["ok"]
+
+
+def test_candidate_gets_the_eager_reference_rounding_noise():
+    # Ill-conditioned: a long sum of wide-magnitude terms.  Both float32 results carry
+    # rounding error far above atol; a different summation order must still pass.
+    g = torch.Generator().manual_seed(0)
+    a = torch.randn(64, 4096, generator=g, dtype=torch.float64) * 1e3
+    b = torch.randn(4096, 32, generator=g, dtype=torch.float64)
+    ref64 = a @ b
+    eager = a.float() @ b.float()
+    other_order = (a.float().reshape(64, 64, 64).transpose(0, 1) @ b.float().reshape(64, 64, 32)).sum(0)
+    assert compare.compare_outputs(other_order, eager, ref64)["ok"]
+    assert not compare.compare_outputs(other_order + 1.0, eager, ref64)["ok"]
+
+
+def test_nonfinite_values_must_match():
+    ref = torch.tensor([1.0, float("nan"), float("inf"), -float("inf")])
+    assert compare.compare_outputs(ref.clone(), ref, ref.double())["ok"]
+    bad = ref.clone()
+    bad[0] = float("nan")
+    r = compare.compare_outputs(bad, ref, ref.double())
+    assert not r["ok"] and r["mismatched"] == 1
+    bad = ref.clone()
+    bad[2] = 1e30
+    assert not compare.compare_outputs(bad, ref, ref.double())["ok"]
+
+
+def test_structure_shape_dtype_device_checked():
+    e = torch.zeros(2, 3)
+    assert "shape" in compare.compare_outputs(torch.zeros(3, 2), e, None)["reason"]
+    assert "dtype" in compare.compare_outputs(torch.zeros(2, 3, dtype=torch.float64), e, None)["reason"]
+    assert "leaves" in compare.compare_outputs((e, e), e, None)["reason"]
+    assert compare.compare_outputs((e, torch.ones(1)), (e, torch.ones(1)), None)["ok"]
+
+
+def test_integer_outputs_exact():
+    e = torch.tensor([1, 2, 3])
+    assert compare.compare_outputs(e.clone(), e, e)["ok"]
+    assert not compare.compare_outputs(torch.tensor([1, 2, 4]), e, e)["ok"]
+
+
+def test_bitwise_equal_and_overlap():
+    a = torch.tensor([float("nan"), 1.0])
+    assert compare.bitwise_equal(a, a.clone())
+    assert not compare.bitwise_equal(a, torch.tensor([float("nan"), 2.0]))
+    base = torch.zeros(10)
+    assert compare.storages_overlap(base[2:5], base)
+    assert not compare.storages_overlap(base, torch.zeros(10))
+
+
+# ------------------------------------------------------------------ inputs
+
+
+def test_variants_keep_shapes_dtypes_and_integers():
+    x = [torch.rand(8, 16), torch.randint(0, 10, (8,)), torch.rand(4, dtype=torch.float16), 3]
+    for kind in inputs.VARIANTS:
+        v = inputs.make_variant(x, kind, seed=1)
+        assert [tuple(t.shape) for t in v[:3]] == [tuple(t.shape) for t in x[:3]]
+        assert [t.dtype for t in v[:3]] == [t.dtype for t in x[:3]]
+        assert torch.equal(v[1], x[1]) and v[3] == 3
+    signed = inputs.make_variant(x, "signed", seed=1)[0]
+    assert bool((signed < 0).any()) and torch.allclose(signed.abs(), x[0])
+    wide = inputs.make_variant(x, "wide", seed=1)[0].abs()
+    assert float(wide.max()) > 10 and float(wide.min()) < 0.1
+    same = inputs.make_variant(x, "wide_same_sign", seed=1)[0]
+    assert bool((same > 0).all())
+
+
+def test_draw_inputs_is_seeded():
+    get = lambda: [torch.randn(5)]  # noqa: E731
+    assert torch.equal(inputs.draw_inputs(get, 7)[0], inputs.draw_inputs(get, 7)[0])
+    assert not torch.equal(inputs.draw_inputs(get, 7)[0], inputs.draw_inputs(get, 8)[0])
+
+
+# ------------------------------------------------------------------ timing
+
+
+def test_time_fn_cpu_statistics_and_rotation():
+    seen = []
+    calls = []
+
+    def make_args(i):
+        seen.append(i)
+        return (i,)
+
+    r = timing.time_fn(lambda i: calls.append(i), make_args, "cpu", warmup=2, warmup_ms=0,
+                       min_reps=7, max_reps=20, budget_s=5.0, target_rse=1e-9,
+                       after_call=lambda i, args, out: None)
+    assert r.clock == "host" and 7 <= r.n <= 20
+    assert r.median_ms >= 0 and r.stderr_ms >= 0 and r.mean_ms > 0
+    assert seen[:2] == [-1, -2] and seen[2:] == list(range(r.n))
+    assert calls == seen
+    d = r.to_dict()
+    assert {"median_ms", "mean_ms", "std_ms", "stderr_ms", "n", "rse"} <= set(d)
+
+
+def test_time_fn_stops_on_budget():
+    import time
+
+    r = timing.time_fn(lambda: time.sleep(0.01), None, "cpu", warmup=1, warmup_ms=0, min_reps=3,
+                       max_reps=10000, budget_s=0.2, target_rse=0.0, flush_cache=False)
+    assert r.stopped_by == "budget" and r.n < 40
+
+
+def test_summarize():
+    med, mean, std, se = timing.summarize([1.0, 2.0, 3.0, 4.0])
+    assert med == 2.5 and mean == 2.5 and math.isclose(se, std / 2)
+
+
+def test_merge_rounds():
+    a = timing.time_fn(lambda: None, None, "cpu", warmup=1, warmup_ms=0, min_reps=4, max_reps=4, flush_cache=False)
+    b = timing.time_fn(lambda: None, None, "cpu", warmup=1, warmup_ms=0, min_reps=6, max_reps=6, flush_cache=False)
+    m = timing.merge([a, b])
+    assert m.n == 10 and m.samples_ms == a.samples_ms + b.samples_ms and m.stopped_by == "max_reps+max_reps"
+    timing.spin_up("cpu")  # a no-op off the GPU
+
+
+def test_flush_buffer_at_least_twice_llc():
+    assert timing.flush_buffer_bytes("cpu") >= 2 * (1 << 20)
+
+
+@pytest.mark.cuda
+def test_flush_buffer_twice_l2():
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    assert timing.flush_buffer_bytes("cuda") == 2 * l2
+
+
+@pytest.mark.cuda
+def test_time_fn_cuda_events_and_wall():
+    x = torch.randn(1 << 22, device="cuda")
+    r = timing.time_fn(lambda: x.mul_(1.0), None, "cuda", min_reps=10, budget_s=1.0)
+    assert r.clock == "cuda_event" and r.wall_median_ms >= r.median_ms * 0.9
+
+
+# --------------------------------------------------------------- anticheat
+
+
+def test_guard_sees_patched_functions_and_settings(monkeypatch):
+    g = anticheat.Guard()
+    assert g.changes() == ([], [])
+    monkeypatch.setattr(torch, "allclose", lambda *a, **k: True)
+    monkeypatch.setattr(torch.nn.functional, "relu", lambda x: x)
+    old = torch.get_num_threads()
+    try:
+        torch.set_num_threads(max(1, old - 1) if old > 1 else 2)
+        replaced, changed = g.changes()
+    finally:
+        torch.set_num_threads(old)
+    assert "torch.allclose" in replaced
+    assert "torch.nn.functional.relu" in replaced
+    assert any(c.startswith("num_threads") for c in changed)
+
+
+def test_scrub_and_alias_and_mutation_helpers():
+    x = torch.ones(4)
+    anticheat.scrub([x, torch.ones(2, dtype=torch.int32)])
+    assert bool(torch.isnan(x).all())
+    a = torch.zeros(3)
+    assert anticheat.aliased_outputs([("out", a[1:])], [a]) == ["out aliases input 0"]
+    assert anticheat.mutated_inputs([torch.ones(2)], [torch.zeros(2)]) == [0]
+
+
+def test_kernel_classification():
+    from kernelwright.harness.kernels import classify
+
+    assert classify("void at::native::vectorized_elementwise_kernel<4>(...)") == "library"
+    assert classify("sm90_xmma_gemm_f32f32_tf32f32") == "library"
+    assert classify("nvjet_tst_128x64") == "library"
+    assert classify("triton_poi_fused_add_relu_0") == "torch.compile"
+    assert classify("elu_kernel(float const*, float*, int, float)") == "custom"
+    assert classify("my_fused_kernel", reference_names={"my_fused_kernel"}) == "library"
+
+
+# ------------------------------------------------------------ suite/report
+
+
+def _write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def test_discover_both_layouts(tmp_path):
+    d = str(tmp_path)
+    _write(os.path.join(d, "relu", "problem.py"), "")
+    _write(os.path.join(d, "relu", "candidate_a.py"), "")
+    _write(os.path.join(d, "relu", "candidates", "b.py"), "")
+    _write(os.path.join(d, "problems", "1_add.py"), "")
+    _write(os.path.join(d, "problems", "11_add.py"), "")
+    _write(os.path.join(d, "candidates", "1_add_s0.py"), "")
+    _write(os.path.join(d, "candidates", "11_add_s0.py"), "")
+    _write(os.path.join(d, "candidates", "11_add", "x.py"), "")
+    pairs = {pid: (os.path.basename(p), os.path.basename(c)) for pid, p, c in suite.discover(d)}
+    assert pairs == {
+        "relu/candidate_a": ("problem.py", "candidate_a.py"),
+        "relu/b": ("problem.py", "b.py"),
+        "1_add/1_add_s0": ("1_add.py", "1_add_s0.py"),
+        "11_add/11_add_s0": ("11_add.py", "11_add_s0.py"),
+        "11_add/x": ("11_add.py", "x.py"),
+    }
+
+
+def test_load_results_cuts_torn_line(tmp_path):
+    p = tmp_path / "results.jsonl"
+    p.write_text(json.dumps({"id": "a", "verdict": "pass"}) + "\n" + '{"id": "b", "verd')
+    recs = suite.load_results(str(p))
+    assert [r["id"] for r in recs] == ["a"]
+    assert p.read_text().endswith("\n") and '"b"' not in p.read_text()
+
+
+def test_summary_fast_p_and_geomean(tmp_path):
+    results = [
+        {"id": "a", "verdict": "pass", "speedup_vs_eager": 4.0, "flags": []},
+        {"id": "b", "verdict": "pass", "speedup_vs_eager": 1.0, "flags": []},
+        {"id": "c", "verdict": "pass", "speedup_vs_eager": 0.5, "flags": []},
+        {"id": "d", "verdict": "fail", "speedup_vs_eager": 9.0, "flags": ["stale_output"]},
+    ]
+    s = report.summarize(results)
+    assert s["fast_0"] == 0.75 and s["fast_1"] == 0.25 and s["fast_2"] == 0.25
+    assert math.isclose(s["geomean_speedup_vs_eager"], (4.0 * 1.0 * 0.5) ** (1 / 3))
+    paths = report.write_all(results, s, str(tmp_path))
+    assert open(paths["plot"], "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    md = open(paths["markdown"]).read()
+    assert "fast_1" in md and "stale_output" in md
+
+
+def test_sanitize_and_options():
+    assert sanitize({"a": float("inf"), "b": [float("nan"), 1.0]}) == {"a": None, "b": [None, 1.0]}
+    o = EvalOptions.make(None, trials=2)
+    assert o.trials == 2 and EvalOptions.make(o, seed=3).trials == 2
+    with pytest.raises(TypeError):
+        EvalOptions.make(None, trails=2)
+
+
+def test_cli_registration_is_cheap():
+    # Registering the subcommand must not import torch (it runs for every command).
+    code = ("import argparse, sys; from kernelwright.harness import cli; p = argparse.ArgumentParser();"
+            "cli.register(p.add_subparsers()); a = p.parse_args(['eval', 'p.py', 'c.py', '--no-compile']);"
+            "assert a.func is cli.run and not a.suite; print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
