@@ -53,13 +53,15 @@ class TimedBuildExtension(BuildExtension):
 
 
 class BuildPyWithSources(build_py):
-    """Ships csrc/ inside the package so an installed copy can rebuild itself when stale."""
+    """Ships csrc/ inside the package, so an installed copy can rebuild itself when stale, and
+    the bundled problems, for `kernelwright run`."""
 
     def run(self):
         super().run()
-        target = os.path.join(self.build_lib, "kernelwright", "_csrc")
-        shutil.rmtree(target, ignore_errors=True)
-        shutil.copytree(CSRC, target)
+        for source, name in ((CSRC, "_csrc"), (os.path.join(ROOT, "problems"), "_problems")):
+            target = os.path.join(self.build_lib, "kernelwright", name)
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(source, target)
 
 
 def _extension():

@@ -6,10 +6,11 @@ import sys
 
 def _subcommands():
     # Imported lazily so that `kernelwright --help` never loads torch or the extension.
+    from kernelwright import run
     from kernelwright._build import cli as build_cli
     from kernelwright.harness import cli as harness_cli
 
-    return [build_cli, harness_cli]
+    return [run, harness_cli, build_cli]
 
 
 def main(argv=None):

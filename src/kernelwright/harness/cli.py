@@ -23,6 +23,13 @@ def register(subparsers):
     p.add_argument("candidate", nargs="?", help="candidate file defining ModelNew")
     p.add_argument("--suite", metavar="DIR", help="evaluate every (problem, candidate) pair in DIR")
     p.add_argument("--out", metavar="DIR", help="suite output directory (results.jsonl, summary.md, speedups.png)")
+    add_eval_options(p)
+    p.set_defaults(func=run)
+    return p
+
+
+def add_eval_options(p):
+    """The options `eval` shares with commands built on it (`kernelwright run`)."""
     p.add_argument("--json", metavar="OUT.json", help="write the result as JSON")
     p.add_argument("--device", choices=["auto", "cuda", "cpu"], default="auto")
     p.add_argument("--trials", type=int, default=5, help="seeded draws of get_inputs() (default 5)")
@@ -36,21 +43,25 @@ def register(subparsers):
     p.add_argument("--atol", type=float, help="override the absolute tolerance")
     p.add_argument("--rtol", type=float, help="override the relative tolerance")
     p.add_argument("--timing-budget", type=float, default=2.0, metavar="S", help="seconds per timed function")
+    p.add_argument("--precision", choices=["highest", "high", "medium"],
+                   help="torch.set_float32_matmul_precision in the workers (default: torch's, 'highest')")
     p.add_argument("--jobs", type=int, help="parallel builds in a suite (default: CPU count)")
     p.add_argument("--keep-workdir", action="store_true", help="keep worker logs and tensors")
     p.add_argument("--quiet", action="store_true")
-    p.set_defaults(func=run)
-    return p
 
 
-def _options(args):
+def options_from_args(args, env=None):
+    """EvalOptions from parsed `eval` flags; `env` adds variables for the workers."""
     from kernelwright.harness.api import EvalOptions
 
+    env = dict(env or {})
+    if getattr(args, "precision", None):
+        env["KERNELWRIGHT_FLOAT32_MATMUL_PRECISION"] = args.precision
     return EvalOptions(device=args.device, trials=args.trials, seed=args.seed, timeout=args.timeout,
                        build_timeout=args.build_timeout, memory_limit_mb=args.memory_limit,
                        max_error_ratio=args.max_error_ratio, compile=not args.no_compile,
                        atol=args.atol, rtol=args.rtol, timing_budget_s=args.timing_budget,
-                       keep_workdir=args.keep_workdir)
+                       keep_workdir=args.keep_workdir, env=env)
 
 
 def run(args):
@@ -61,7 +72,7 @@ def run(args):
         if args.problem or args.candidate:
             console.print("[red]give either PROBLEM CANDIDATE or --suite DIR, not both[/]")
             return 2
-        return _run_suite(args, console)
+        return run_suite(args.suite, args.out, options_from_args(args), console, args.jobs, args.json)
     if not (args.problem and args.candidate):
         console.print("[red]usage: kernelwright eval PROBLEM.py CANDIDATE.py [options] | --suite DIR[/]")
         return 2
@@ -69,7 +80,7 @@ def run(args):
     from kernelwright.harness.report import print_result
 
     with console.status("evaluating %s" % os.path.basename(args.candidate)):
-        result = evaluate(args.problem, args.candidate, _options(args))
+        result = evaluate(args.problem, args.candidate, options_from_args(args))
     print_result(result, console)
     if args.json:
         with open(args.json, "w") as f:
@@ -77,7 +88,8 @@ def run(args):
     return EXIT_CODES.get(result["verdict"], 2)
 
 
-def _run_suite(args, console):
+def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None):
+    """Evaluates a suite with a progress bar and prints the table; returns the exit status."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from kernelwright.harness.report import results_table
@@ -95,16 +107,16 @@ def _run_suite(args, console):
         progress.console.print("%-40s %s  %s" % (rec["id"], rec.get("verdict"), (rec.get("reason") or "")[:100]))
 
     with progress:
-        summary = evaluate_suite(args.suite, args.out, _options(args), jobs=args.jobs,
+        summary = evaluate_suite(suite_dir, out_dir, options, jobs=jobs,
                                  on_start=on_start, on_result=on_result)
     console.print(results_table(summary["results"]))
     console.print("fast_0 %.3f  fast_1 %.3f  fast_2 %.3f  geomean speedup %s" % (
         summary["fast_0"], summary["fast_1"], summary["fast_2"],
         "%.3fx" % summary["geomean_speedup_vs_eager"] if summary["geomean_speedup_vs_eager"] else "-"))
     console.print("written: %s" % ", ".join(summary["files"].values()))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({k: v for k, v in summary.items()}, f, indent=2)
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump(summary, f, indent=2)
     ok = summary["total"] > 0 and summary["verdicts"].get("pass", 0) == summary["total"]
     return 0 if ok else 1
 

@@ -649,12 +649,22 @@ def _run_build(job, chan):
     chan.send(event="built", build_s=_perf_counter() - t0)
 
 
+# torch.set_float32_matmul_precision for every worker ('highest', 'high' or 'medium').
+PRECISION_ENV = "KERNELWRIGHT_FLOAT32_MATMUL_PRECISION"
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     with open(argv[0]) as f:
         job = json.load(f)
     chan = Channel(int(argv[1]))
     faulthandler.enable()
+    precision = os.environ.get(PRECISION_ENV)
+    if precision:
+        # Set before the problem and the candidate load, so both run at the precision asked for.
+        import torch
+
+        torch.set_float32_matmul_precision(precision)
     try:
         if job["role"] == "judge":
             _run_judge(job, chan)

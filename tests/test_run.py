@@ -1,0 +1,34 @@
+"""`kernelwright run`: every bundled problem's kernelwright ModelNew passes the harness."""
+
+import json
+import os
+import subprocess
+import sys
+
+from kernelwright.run import bundled_problems_dir, problem_names
+
+
+def test_every_bundled_problem_has_a_kernelwright_candidate():
+    root = bundled_problems_dir()
+    names = problem_names(root)
+    assert len(names) >= 7
+    for name in names:
+        assert os.path.isfile(os.path.join(root, name, "candidate_kernelwright.py")), name
+
+
+def test_run_passes_every_bundled_problem_on_cpu(tmp_path):
+    out = tmp_path / "report"
+    cmd = [sys.executable, "-m", "kernelwright.cli", "run", "--device", "cpu", "--out", str(out),
+           "--trials", "2", "--timing-budget", "0.3", "--no-compile", "--quiet"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1500)
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines() if line.strip()]
+    assert proc.returncode == 0, (proc.stdout[-2000:], proc.stderr[-2000:], records)
+    assert {r["id"].split("/")[0] for r in records} == set(problem_names(bundled_problems_dir()))
+    assert all(r["verdict"] == "pass" for r in records), [(r["id"], r["reason"]) for r in records]
+    assert (out / "summary.md").exists() and (out / "speedups.png").exists()
+
+
+def test_unknown_problem_is_a_clear_error(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "kernelwright.cli", "run", "--problems", "nope", "--out",
+                           str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "unknown problem" in proc.stdout
