@@ -166,9 +166,8 @@ def test_warm_load_in_a_fresh_process_reads_the_cache(tmp_path):
     script = "\n".join(
         [
             "import json, time, torch",
-            "from kernelwright.kernel import cuda_op, nvrtc",
-            "torch.empty(1, device='cuda')",
-            "nvrtc._bindings(), nvrtc.nvrtc_version()  # the once-per-process library load, timed apart",
+            "from kernelwright.kernel import cuda_op",
+            "torch.empty(1, device='cuda')  # only torch's CUDA context is warm",
             f"op = cuda_op({SCALE!r}, 'scale_kernel')",
             "start = time.perf_counter()",
             "op.load(dtypes=[torch.float32])",

@@ -71,6 +71,22 @@ def _check_nvrtc(result, what):
     return result[1] if len(result) == 2 else None
 
 
+def toolchain_id():
+    """Names the NVRTC that would compile, for cache keys, without loading it where a wheel
+    provides it: loading NVRTC costs tens of milliseconds that a cache hit should not pay."""
+    from importlib import metadata
+
+    parts = []
+    for dist in ("cuda-bindings", "nvidia-cuda-nvrtc", "nvidia-cuda-nvrtc-cu12"):
+        try:
+            parts.append("%s=%s" % (dist, metadata.version(dist)))
+        except metadata.PackageNotFoundError:
+            pass
+    if any(p.startswith("nvidia-cuda-nvrtc") for p in parts):
+        return ";".join(parts)
+    return ";".join(parts + ["nvrtc=" + nvrtc_version()])  # a toolkit's NVRTC: ask it
+
+
 def nvrtc_version():
     if not _nvrtc_version:
         _, nvrtc = _bindings()
@@ -183,7 +199,7 @@ def binary(source, filename, sig, dtype, device_index, options=(), arch=None):
     if not any(o.startswith(("-std", "--std")) for o in flags):
         flags.insert(0, "-std=c++17")
     target = _target(device_index, arch)
-    key = cache.digest("nvrtc", __version__, nvrtc_version(), text, filename, name_expression, target, *flags)
+    key = cache.digest("nvrtc", __version__, toolchain_id(), text, filename, name_expression, target, *flags)
     with _lock:
         if key in _binaries:
             return _binaries[key]
