@@ -6,6 +6,7 @@ torch.utils.cpp_extension build takes most of a minute. Cubins are cached under
 later processes only read a file and hand it to ``cuModuleLoadData``.
 """
 
+import glob
 import importlib.util
 import json
 import os
@@ -33,6 +34,7 @@ _binaries = {}
 _primary_contexts = {}
 _device_limits = {}
 _nvrtc_version = []
+_toolchain = []
 
 
 def available():
@@ -71,20 +73,36 @@ def _check_nvrtc(result, what):
     return result[1] if len(result) == 2 else None
 
 
+def _wheel_nvrtc_libraries():
+    """libnvrtc files shipped by NVIDIA's wheels (nvidia/cu13/lib, nvidia/cuda_nvrtc/lib, ...)."""
+    try:
+        import nvidia
+    except ImportError:
+        return []
+    found = []
+    for root in nvidia.__path__:
+        found += glob.glob(os.path.join(root, "*", "lib", "libnvrtc.so*"))
+        found += glob.glob(os.path.join(root, "*", "bin", "nvrtc64_*.dll"))
+    return sorted(found)
+
+
 def toolchain_id():
     """Names the NVRTC that would compile, for cache keys, without loading it where a wheel
-    provides it: loading NVRTC costs tens of milliseconds that a cache hit should not pay."""
-    from importlib import metadata
+    provides it: a cache hit should not pay for loading the compiler. Files are named by path,
+    size and modification time; importlib.metadata is avoided (it scans every installed
+    distribution, tens of milliseconds in a large environment)."""
+    if not _toolchain:
+        import cuda.bindings
 
-    parts = []
-    for dist in ("cuda-bindings", "nvidia-cuda-nvrtc", "nvidia-cuda-nvrtc-cu12"):
-        try:
-            parts.append("%s=%s" % (dist, metadata.version(dist)))
-        except metadata.PackageNotFoundError:
-            pass
-    if any(p.startswith("nvidia-cuda-nvrtc") for p in parts):
-        return ";".join(parts)
-    return ";".join(parts + ["nvrtc=" + nvrtc_version()])  # a toolkit's NVRTC: ask it
+        parts = ["cuda-bindings=" + str(getattr(cuda.bindings, "__version__", "?"))]
+        libraries = _wheel_nvrtc_libraries()
+        for lib in libraries:
+            st = os.stat(lib)
+            parts.append("%s:%d:%d" % (lib, st.st_size, int(st.st_mtime)))
+        if not libraries:
+            parts.append("nvrtc=" + nvrtc_version())  # a toolkit's NVRTC: ask it
+        _toolchain.append(";".join(parts))
+    return _toolchain[0]
 
 
 def nvrtc_version():
