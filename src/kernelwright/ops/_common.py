@@ -4,7 +4,7 @@ import torch
 
 from kernelwright._build.loader import load_extension
 
-# Loading registers the ops; the module's functions are their fast path (see `run`).
+# Loading registers the ops; the module's functions are their eager fast path (see `run`).
 ext = load_extension()
 
 FLOATING = (torch.float32, torch.float16, torch.bfloat16, torch.float64)
@@ -40,9 +40,10 @@ def check_same_device(op, named):
 def run(fast, op, *args):
     """Calls the extension's fast path ``fast``, or the custom op ``op`` where it declines.
 
-    ``fast`` serves plain tensors when no gradient is needed, straight from C++; it answers
-    NotImplemented otherwise (autograd, tensor subclasses, Python numbers), and is never used
-    while torch.compile traces, which sees only ``op``.
+    ``fast`` serves plain tensors from C++, with a C++ autograd node when a gradient is needed
+    (csrc/python_module.cpp); it answers NotImplemented otherwise (tensor subclasses, Python
+    numbers, torch function modes), and is never used while torch.compile traces, which sees
+    only ``op`` and the autograd registered here.
     """
     if not _is_compiling():
         out = fast(*args)
