@@ -27,7 +27,7 @@ def _log(message):
 
 
 def _aot_status():
-    """('current', path) when the installed module matches this environment, else (reason, None)."""
+    """('current', build info) when the installed module matches this environment, else (reason, None)."""
     package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     info_path = os.path.join(package_dir, sources.INFO_FILE)
     if not os.path.isfile(info_path):
