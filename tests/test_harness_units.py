@@ -275,3 +275,48 @@ def test_cli_registration_is_cheap():
                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+# ------------------------------------------------------------ memory, exchange
+
+
+def test_chunked_comparison_matches_whole_tensor():
+    g = torch.Generator().manual_seed(0)
+    r = torch.randn(300, 257, generator=g, dtype=torch.float64) * 10
+    e = r.float()
+    c = (r * (1 + 1e-6 * torch.randn(r.shape, generator=g, dtype=torch.float64))).float()
+    c[3, 5] = float("nan")
+    c[200, 9] = 5e6
+    whole = compare.compare_tensor(c, e, r, 1e-4, 1e-4, chunk_elements=c.numel())
+    for chunk in (1000, 4097):
+        part = compare.compare_tensor(c, e, r, 1e-4, 1e-4, chunk_elements=chunk)
+        assert part["mismatched"] == whole["mismatched"] == 2
+        assert part["worst"]["index"] == whole["worst"]["index"] == [3, 5]
+        assert math.isclose(part["eager"]["rel_l2"], whole["eager"]["rel_l2"], rel_tol=1e-9)
+
+
+def test_chunked_variants_are_seeded():
+    x = [torch.randn(100, 37)]
+    for kind in inputs.VARIANTS:
+        a = inputs.make_variant(x, kind, 3, chunk_elements=1000)[0]
+        assert torch.equal(a, inputs.make_variant(x, kind, 3, chunk_elements=1000)[0])
+        assert a.dtype == x[0].dtype and a.shape == x[0].shape
+
+
+def test_exchange_picks_a_directory_with_room_or_says_why(tmp_path, monkeypatch):
+    from kernelwright.harness import exchange
+
+    full, roomy = tmp_path / "full", tmp_path / "roomy"
+    full.mkdir()
+    roomy.mkdir()
+    monkeypatch.setattr(exchange, "free_bytes", lambda d: 0 if d == str(full) else 1 << 40)
+    path = exchange.save([torch.zeros(10)], "a.pt", [str(full), str(roomy)])
+    assert path == str(roomy / "a.pt") and torch.equal(exchange.load(path)[0], torch.zeros(10))
+    with pytest.raises(exchange.ExchangeSpaceError, match="no room"):
+        exchange.save([torch.zeros(10)], "b.pt", [str(full)])
+    assert not (full / "b.pt").exists()
+
+
+def test_poisoning_is_a_no_op_on_the_cpu():
+    assert anticheat.poison_free_memory("cpu") == 0
+    assert anticheat.poison_free_memory("cpu", keep=True) == []

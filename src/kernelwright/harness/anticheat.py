@@ -125,7 +125,15 @@ def live_threads():
     return {t.ident: t.name for t in threading.enumerate() if t.is_alive()}
 
 
-def poison_free_memory(device, keep=False):
+POISON_CHUNK_BYTES = 256 << 20
+POISON_MIN_CHUNK_BYTES = 2 << 20
+
+
+def _reserved(idx):
+    return int(torch.cuda.memory_stats(idx).get("reserved_bytes.all.current", 0))
+
+
+def poison_free_memory(device, keep=False, chunk_bytes=POISON_CHUNK_BYTES, headroom_bytes=None):
     """Overwrite memory the caching allocator holds but has not handed out.
 
     A kernel that returns ``torch.empty`` and never writes it gets whatever the
@@ -133,6 +141,12 @@ def poison_free_memory(device, keep=False):
     CPU memory goes back to the C allocator, which cannot be enumerated; there the
     harness fills the tensors it frees itself (see ``scrub``).  With ``keep`` the
     poisoned blocks stay allocated and are returned; otherwise the count of bytes.
+
+    The cached-but-free bytes are claimed in chunks of at most ``chunk_bytes``, never in
+    one allocation.  A chunk the cache cannot serve makes the allocator reserve new
+    device memory; that growth is limited to ``headroom_bytes`` and to what leaves the
+    device at least ``headroom_bytes`` free.  An out-of-memory error halves the chunk;
+    below 2 MiB poisoning stops.  It never raises for lack of memory.
     """
     device = torch.device(device)
     held = []
@@ -140,23 +154,42 @@ def poison_free_memory(device, keep=False):
         return held if keep else 0
     idx = device.index if device.index is not None else torch.cuda.current_device()
     stats = torch.cuda.memory_stats(idx)
-    if stats.get("reserved_bytes.all.current", 0) <= stats.get("allocated_bytes.all.current", 0):
+    target = stats.get("reserved_bytes.all.current", 0) - stats.get("allocated_bytes.all.current", 0)
+    if target <= 0:
         return held if keep else 0
-    poisoned = 0
-    for seg in torch.cuda.memory_snapshot():
-        if seg.get("device", idx) != idx:
+    try:
+        total = torch.cuda.mem_get_info(idx)[1]
+    except RuntimeError:
+        total = 0
+    if headroom_bytes is None:
+        headroom_bytes = max(1 << 30, total // 32)
+    poisoned = grown = 0
+    chunk = int(chunk_bytes)
+    while poisoned < target and chunk >= POISON_MIN_CHUNK_BYTES:
+        size = min(chunk, target - poisoned)
+        if size < 512:
+            break
+        before = _reserved(idx)
+        try:
+            t = torch.empty(size, dtype=torch.uint8, device=device)
+        except RuntimeError:  # torch.cuda.OutOfMemoryError included
+            chunk //= 2
             continue
-        for block in seg.get("blocks", []):
-            if block.get("state") != "inactive":
-                continue
-            size = int(block["size"])
+        new = _reserved(idx) - before
+        if new > 0:
             try:
-                t = torch.empty(size, dtype=torch.uint8, device=device)
+                free_now = torch.cuda.mem_get_info(idx)[0]
             except RuntimeError:
+                free_now = 0
+            if grown + new > headroom_bytes or free_now < headroom_bytes:
+                # No cached block of this size is left: smaller chunks, or stop.
+                del t
+                chunk //= 2
                 continue
-            t.fill_(0xFF)
-            held.append(t)
-            poisoned += size
+            grown += new
+        t.fill_(0xFF)
+        held.append(t)
+        poisoned += size
     return held if keep else poisoned
 
 

@@ -49,6 +49,7 @@ class EvalOptions:
     escape_abs_ms: float = 0.02
     escape_rel: float = 0.15
     max_input_bytes: int = 4 << 30
+    reference_cache_bytes: int = 1 << 30
     build_dir: Optional[str] = None
     workdir: Optional[str] = None
     keep_workdir: bool = False
@@ -73,12 +74,12 @@ def default_memory_limit_mb():
         return 16384
 
 
-def _scratch_base():
-    """Where workers exchange tensors: RAM-backed /dev/shm when it is roomy, else temp."""
+def _shm_dir():
+    """A private directory in RAM-backed /dev/shm for exchanged tensors, or None."""
     try:
         st = os.statvfs("/dev/shm")
-        if st.f_bavail * st.f_frsize >= 16 << 30:
-            return "/dev/shm"
+        if st.f_bavail * st.f_frsize >= 256 << 20 and os.access("/dev/shm", os.W_OK):
+            return tempfile.mkdtemp(prefix="kw-eval-", dir="/dev/shm")
     except OSError:
         pass
     return None
@@ -228,8 +229,11 @@ def evaluate(problem, candidate, options=None, **overrides):
 
     mem = opts.memory_limit_mb or default_memory_limit_mb()
     own_workdir = opts.workdir is None
-    workdir = tempfile.mkdtemp(prefix="kw-eval-", dir=_scratch_base()) if own_workdir else opts.workdir
+    workdir = tempfile.mkdtemp(prefix="kw-eval-") if own_workdir else opts.workdir
     os.makedirs(workdir, exist_ok=True)
+    # Tensors go to /dev/shm when a file fits there, else next to the logs (see exchange.py).
+    shm = _shm_dir() if own_workdir else None
+    exchange_dirs = ([shm] if shm else []) + [workdir]
     env = dict(os.environ)
     env.update(opts.env or {})
     if opts.build_dir:
@@ -237,8 +241,10 @@ def evaluate(problem, candidate, options=None, **overrides):
     seeds = _seeds(opts)
     result["seeds"] = seeds
     common = dict(problem=problem, candidate=candidate, device=opts.device, workdir=workdir,
-                  memory_limit_mb=mem, atol=opts.atol, rtol=opts.rtol, **seeds)
-    judge_job = dict(common, role="judge", max_input_bytes=opts.max_input_bytes)
+                  memory_limit_mb=mem, atol=opts.atol, rtol=opts.rtol, exchange_dirs=exchange_dirs,
+                  keep_files=bool(opts.keep_workdir or not own_workdir), **seeds)
+    judge_job = dict(common, role="judge", max_input_bytes=opts.max_input_bytes,
+                     reference_cache_bytes=opts.reference_cache_bytes)
     cand_job = dict(common, role="candidate", compile=opts.compile,
                     escape_abs_ms=opts.escape_abs_ms, escape_rel=opts.escape_rel,
                     timing=dict(warmup=opts.warmup, warmup_ms=opts.warmup_ms, min_reps=opts.min_reps,
@@ -259,16 +265,21 @@ def evaluate(problem, candidate, options=None, **overrides):
             "reference_aliases_inputs": prepared["reference_aliases_inputs"],
         }))
         cres = cand.wait_for("result", others=[judge])
-        judge.send("judge " + cres["outputs"])
+        judge.send("judge " + json.dumps(cres["outputs"]))
         judged = judge.wait_for("judged")
-        judge.send("recheck " + cres["rechecks"])
+        judge.send("recheck " + json.dumps(cres["rechecks"]))
         rechecked = judge.wait_for("rechecked")["results"]
         judge.send("exit")
         _verdict(result, prepared, cres, judged, rechecked, opts)
     except WorkerFailure as f:
         who = "reference (problem file)" if f.worker == "judge" else "candidate"
+        if str(f.details.get("cause") or "").startswith("harness"):
+            who = "harness (in the %s worker)" % f.worker
         result["verdict"] = f.verdict
-        result["reason"] = "%s, %s: %s" % (who, f.phase, f.reason)
+        reason = f.reason
+        if f.details.get("cause") == "out of memory" and "out of memory" not in reason.lower():
+            reason = "out of memory: " + reason  # e.g. the allocator's "can't allocate memory"
+        result["reason"] = "%s, %s: %s" % (who, f.phase, reason)
         result["phase"] = f.phase
         result["log_tail"] = f.log_tail
         if f.details.get("traceback"):
@@ -282,8 +293,12 @@ def evaluate(problem, candidate, options=None, **overrides):
             result["log_tail"] = cand.log_tail()
         if own_workdir and not opts.keep_workdir:
             shutil.rmtree(workdir, ignore_errors=True)
+            if shm:
+                shutil.rmtree(shm, ignore_errors=True)
         else:
             result["workdir"] = workdir
+            if shm:
+                result["exchange_dir"] = shm
     result["elapsed_s"] = time.monotonic() - t_start
     result["options"] = {k: v for k, v in asdict(opts).items() if k != "env"}
     return sanitize(result)

@@ -87,24 +87,58 @@ def structure_mismatch(eager, cand):
     return None
 
 
+# Elements compared at a time: the float64 temporaries of one chunk take a few hundred
+# MiB, so comparing a 6 GiB output costs no more memory than comparing a small one.
+CHUNK_ELEMENTS = 1 << 23
+
+
+class _Metrics:
+    """Error of x against r over the positions where both are finite, accumulated by chunk."""
+
+    def __init__(self):
+        self.any = False
+        self.max_abs = self.max_rel = 0.0
+        self.sq_d = self.sq_r = 0.0
+
+    def add(self, x, r, atol):
+        both = torch.isfinite(x) & torch.isfinite(r)
+        if not bool(both.any()):
+            return
+        self.any = True
+        d = (x - r).abs()[both]
+        rf = r[both]
+        self.sq_r += float(torch.linalg.vector_norm(rf)) ** 2
+        self.sq_d += float(torch.linalg.vector_norm(d)) ** 2
+        self.max_abs = max(self.max_abs, float(d.max()))
+        self.max_rel = max(self.max_rel, float((d / (rf.abs() + atol)).max()))
+
+    def result(self):
+        if not self.any:
+            return {"max_abs": 0.0, "max_rel": 0.0, "rel_l2": 0.0}
+        norm_r, norm_d = math.sqrt(self.sq_r), math.sqrt(self.sq_d)
+        return {
+            "max_abs": self.max_abs,
+            "max_rel": self.max_rel,
+            "rel_l2": norm_d / norm_r if norm_r > 0 else (0.0 if norm_d == 0 else float("inf")),
+        }
+
+
 def _metrics(x, r, atol):
-    """Error of x against r over the positions where both are finite."""
-    both = torch.isfinite(x) & torch.isfinite(r)
-    if not bool(both.any()):
-        return {"max_abs": 0.0, "max_rel": 0.0, "rel_l2": 0.0}
-    d = (x - r).abs()[both]
-    rf = r[both]
-    norm_r = float(torch.linalg.vector_norm(rf))
-    norm_d = float(torch.linalg.vector_norm(d))
-    return {
-        "max_abs": float(d.max()),
-        "max_rel": float((d / (rf.abs() + atol)).max()),
-        "rel_l2": norm_d / norm_r if norm_r > 0 else (0.0 if norm_d == 0 else float("inf")),
-    }
+    m = _Metrics()
+    m.add(x, r, atol)
+    return m.result()
 
 
-def compare_tensor(cand, eager, ref64, atol, rtol):
-    """Element-wise verdict for one output tensor; see the module docstring."""
+def _chunks(n, chunk):
+    return [(lo, min(n, lo + chunk)) for lo in range(0, n, chunk)] or [(0, 0)]
+
+
+def compare_tensor(cand, eager, ref64, atol, rtol, chunk_elements=None):
+    """Element-wise verdict for one output tensor; see the module docstring.
+
+    Runs where ``ref64`` lives, ``chunk_elements`` at a time (two passes: the RMS of the
+    eager reference's error first, then the bound), so its temporaries stay small.
+    """
     if ref64 is None:
         ref64 = eager
     total = cand.numel()
@@ -114,46 +148,77 @@ def compare_tensor(cand, eager, ref64, atol, rtol):
         return {"ok": bad == 0, "mismatched": bad, "total": total, "worst": None,
                 "cand": None, "eager": None}
     dev = ref64.device
-    c = cand.to(dev, torch.float64)
-    e = eager.to(dev, torch.float64)
-    r = ref64.to(dev, torch.float64)
-    d_c = (c - r).abs()
-    d_e = (e - r).abs()
-    both_e = torch.isfinite(e) & torch.isfinite(r)
-    noise = float(torch.sqrt((d_e[both_e] ** 2).mean())) if bool(both_e.any()) else 0.0
-    # Where the eager result is non-finite but the exact one is not, PyTorch itself is
-    # off by an unbounded amount; any finite candidate value is no worse.
-    d_e = torch.where(both_e, d_e, torch.full_like(d_e, float("inf")))
-    bound = atol + rtol * r.abs() + d_e + NOISE * noise
-    c_nan = torch.isnan(c)
-    ok = (c_nan & (torch.isnan(e) | torch.isnan(r))) | (c == e) | (c == r)
-    ok |= torch.isfinite(c) & torch.isfinite(r) & (d_c <= bound)
-    bad_mask = ~ok
-    bad = int(bad_mask.sum())
+    chunk = int(chunk_elements or CHUNK_ELEMENTS)
+    cf, ef, rf = cand.reshape(-1), eager.reshape(-1), ref64.reshape(-1)
+    parts = _chunks(total, chunk)
+
+    def piece(t, lo, hi):
+        return t[lo:hi].to(dev, torch.float64)
+
+    # Pass 1: the eager reference's own error (its RMS enters every element's bound).
+    sq, count = 0.0, 0
+    em = _Metrics()
+    for lo, hi in parts:
+        e, r = piece(ef, lo, hi), piece(rf, lo, hi)
+        both_e = torch.isfinite(e) & torch.isfinite(r)
+        d_e = (e - r).abs()[both_e]
+        sq += float((d_e.double() ** 2).sum())
+        count += int(d_e.numel())
+        em.add(e, r, atol)
+        del e, r, both_e, d_e
+    noise = math.sqrt(sq / count) if count else 0.0
+
+    # Pass 2: the bound, the mismatches and the candidate's error.
+    bad = nonfinite_bad = 0
+    worst_excess, worst_flat = None, None
+    cm = _Metrics()
+    for lo, hi in parts:
+        c, e, r = piece(cf, lo, hi), piece(ef, lo, hi), piece(rf, lo, hi)
+        d_c = (c - r).abs()
+        d_e = (e - r).abs()
+        both_e = torch.isfinite(e) & torch.isfinite(r)
+        # Where the eager result is non-finite but the exact one is not, PyTorch itself is
+        # off by an unbounded amount; any finite candidate value is no worse.
+        d_e = torch.where(both_e, d_e, torch.full_like(d_e, float("inf")))
+        bound = atol + rtol * r.abs() + d_e + NOISE * noise
+        c_nan = torch.isnan(c)
+        ok = (c_nan & (torch.isnan(e) | torch.isnan(r))) | (c == e) | (c == r)
+        ok |= torch.isfinite(c) & torch.isfinite(r) & (d_c <= bound)
+        bad_mask = ~ok
+        n_bad = int(bad_mask.sum())
+        if n_bad:
+            bad += n_bad
+            nonfinite_bad += int((bad_mask & ~torch.isfinite(c)).sum())
+            excess = torch.where(bad_mask, torch.nan_to_num(d_c - bound, nan=float("inf"), posinf=float("inf")),
+                                 torch.full_like(d_c, -float("inf")))
+            k = int(torch.argmax(excess))
+            val = float(excess[k])
+            if worst_excess is None or val > worst_excess:
+                worst_excess, worst_flat = val, lo + k
+        cm.add(c, r, atol)
+        del c, e, r, d_c, d_e, both_e, bound, c_nan, ok, bad_mask
+
     worst = None
     if bad:
-        excess = torch.where(bad_mask, torch.nan_to_num(d_c - bound, nan=float("inf"), posinf=float("inf")),
-                             torch.full_like(d_c, -float("inf")))
-        flat = int(torch.argmax(excess.reshape(-1)))
-        idx = list(torch.unravel_index(torch.tensor(flat), tuple(c.shape))) if c.dim() else []
+        flat = worst_flat
+        idx = list(torch.unravel_index(torch.tensor(flat), tuple(cand.shape))) if cand.dim() else []
         worst = {
             "index": [int(i) for i in idx],
-            "candidate": float(c.reshape(-1)[flat]),
-            "reference_fp64": float(r.reshape(-1)[flat]),
-            "eager": float(e.reshape(-1)[flat]),
+            "candidate": float(cf[flat].double()),
+            "reference_fp64": float(rf[flat].double()),
+            "eager": float(ef[flat].double()),
         }
-    nonfinite_bad = int((bad_mask & ~torch.isfinite(c)).sum())
-    cm = _metrics(c, r, atol)
+    cmr = cm.result()
     if nonfinite_bad:
-        cm["max_abs"] = cm["max_rel"] = cm["rel_l2"] = float("inf")
+        cmr["max_abs"] = cmr["max_rel"] = cmr["rel_l2"] = float("inf")
     return {
         "ok": bad == 0,
         "mismatched": bad,
         "nonfinite_mismatched": nonfinite_bad,
         "total": total,
         "worst": worst,
-        "cand": cm,
-        "eager": _metrics(e, r, atol),
+        "cand": cmr,
+        "eager": em.result(),
     }
 
 

@@ -68,6 +68,20 @@ def to_float64(obj):
     return obj
 
 
+def float64_copy(obj):
+    """A private float64 copy of every floating tensor and a clone of the rest (one copy each)."""
+    if isinstance(obj, torch.Tensor):
+        return obj.to(torch.float64, copy=True) if obj.is_floating_point() else obj.clone()
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(float64_copy(o) for o in obj)
+    return obj
+
+
+def nbytes(obj):
+    """Bytes of all tensors in a (nested) object."""
+    return sum(t.numel() * t.element_size() for t in tensors_in(obj))
+
+
 def tensors_in(obj):
     if isinstance(obj, torch.Tensor):
         return [obj]
@@ -78,10 +92,20 @@ def tensors_in(obj):
     return []
 
 
-def make_variant(inputs, kind, seed):
-    """A copy of ``inputs`` whose floating tensors are rewritten as ``kind`` describes."""
+# Elements per chunk when rewriting values: float64 temporaries stay at a few hundred MiB
+# however large the tensor (variants of a 6 GiB input used to need ~8x its size).
+CHUNK_ELEMENTS = 1 << 24
+
+
+def make_variant(inputs, kind, seed, chunk_elements=None):
+    """A copy of ``inputs`` whose floating tensors are rewritten as ``kind`` describes.
+
+    The values are computed in float64 chunk by chunk and written into a tensor of the
+    input's own dtype, so the extra memory is one copy of the input plus one chunk.
+    """
     if kind not in VARIANTS:
         raise ValueError("unknown variant %r" % kind)
+    chunk = int(chunk_elements or CHUNK_ELEMENTS)
     gens = {}
 
     def rewrite(t):
@@ -90,25 +114,26 @@ def make_variant(inputs, kind, seed):
         if t.device not in gens:
             gens[t.device] = torch.Generator(device=t.device).manual_seed(seed)
         gen = gens[t.device]
+        src = t.detach().reshape(-1)
+        out = torch.empty(t.shape, dtype=t.dtype, device=t.device)
+        flat = out.view(-1)
+        # "signed" keeps magnitudes unless they are all ~0 (e.g. zeros()).
+        all_zero = kind == "signed" and not bool(src.any())
+        for lo in range(0, src.numel(), chunk):
+            x = src[lo:lo + chunk].to(torch.float64)
 
-        def rand():
-            return torch.rand(t.shape, generator=gen, dtype=torch.float64, device=t.device)
+            def rand(shape=x.shape):
+                return torch.rand(shape, generator=gen, dtype=torch.float64, device=t.device)
 
-        x = t.detach().to(torch.float64)
-        sign = torch.where(rand() < 0.5, -1.0, 1.0)
-        if kind == "signed":
-            # Keep magnitudes, but make sure they are not all ~0 (e.g. zeros()).
-            mag = x.abs()
-            if float(mag.max()) == 0.0:
-                mag = rand()
-            y = mag * sign
-        else:
-            mag = torch.pow(10.0, rand() * 6 - 3)
-            if kind == "wide":
-                y = mag * sign
+            sign = torch.where(rand() < 0.5, -1.0, 1.0)
+            if kind == "signed":
+                y = (rand() if all_zero else x.abs()) * sign
             else:
-                y = mag * torch.where(x < 0, -1.0, 1.0)
-        return y.to(dtype=t.dtype, device=t.device)
+                mag = torch.pow(10.0, rand() * 6 - 3)
+                y = mag * sign if kind == "wide" else mag * torch.where(x < 0, -1.0, 1.0)
+            flat[lo:lo + x.numel()].copy_(y)
+            del x, y, sign
+        return out
 
     def walk(obj):
         if isinstance(obj, (list, tuple)):

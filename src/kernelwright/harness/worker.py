@@ -75,7 +75,9 @@ def _failure(exc):
     low = msg.lower()
     status = "error"
     cause = None
-    if isinstance(exc, MemoryError) or "out of memory" in low or "can't allocate memory" in low \
+    if type(exc).__name__ == "ExchangeSpaceError":
+        cause = "harness: exchange space"
+    elif isinstance(exc, MemoryError) or "out of memory" in low or "can't allocate memory" in low \
             or "outofmemoryerror" in low or "cannot allocate memory" in low:
         status, cause = "crash", "out of memory"
     elif any(s in low for s in ("illegal memory access", "cuda error", "device-side assert",
@@ -149,14 +151,48 @@ def _tree_to_cpu(obj, torch):
 # --------------------------------------------------------------------------- judge
 
 
+def _rss_bytes():
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _release(torch, device):
+    """Give cached device memory back, so the other worker (or the next phase) can use it."""
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+        torch.cuda.empty_cache()
+
+
+def _device_free_bytes(torch, device):
+    """(bytes this process can still get on ``device``, total bytes); cached free blocks count."""
+    free, total = torch.cuda.mem_get_info(device)
+    stats = torch.cuda.memory_stats(device)
+    cached = stats.get("reserved_bytes.all.current", 0) - stats.get("allocated_bytes.all.current", 0)
+    return free + max(0, cached), total
+
+
+def _headroom(total):
+    return max(1 << 30, total // 32)
+
+
+def _exchange_dirs(job):
+    return job.get("exchange_dirs") or [job["workdir"]]
+
+
 class _Judge:
     def __init__(self, job, chan):
         import torch
 
-        from kernelwright.harness import compare, inputs
+        from kernelwright.harness import compare, exchange, inputs
         from kernelwright.harness.loading import load_module, require
 
-        self.torch, self.compare, self.inputs = torch, compare, inputs
+        self.torch, self.compare, self.inputs, self.exchange = torch, compare, inputs, exchange
         self.job, self.chan = job, chan
         self.device = _resolve_device(job["device"], torch)
         if self.device.type == "cpu":
@@ -168,47 +204,88 @@ class _Judge:
         self.fp64_where = None
         self.fp64_note = None
         self.model64 = None
+        self.dirs = _exchange_dirs(job)
+        self.keep_files = bool(job.get("keep_files"))
 
-    def _fp64(self, x):
+    def _host_room(self):
+        """Bytes this worker may still add to its resident memory (None: no cap)."""
+        limit = self.job.get("memory_limit_mb")
+        if not limit:
+            return None
+        return int(limit) * (1 << 20) - _rss_bytes() - (512 << 20)
+
+    def _fp64_choose(self, x, out_bytes):
+        """Where float64 runs: the device when it has room for it, else the host, else nowhere."""
+        in_bytes = self.inputs.nbytes(x)
+        need = 2 * (in_bytes + out_bytes)  # float64 copies of the inputs and of the outputs
+        where = [self.device]
+        if self.device.type == "cuda":
+            free, total = _device_free_bytes(self.torch, self.device)
+            if need + _headroom(total) > free:
+                where = []
+                self.fp64_note = "float64 reference needs about %.1f GiB; the device had %.1f GiB free" % (
+                    need / 2**30, free / 2**30)
+            where.append(self.torch.device("cpu"))
+        room = self._host_room()
+        if room is not None and self.device.type == "cuda" and need + in_bytes > room:
+            where = [d for d in where if d.type != "cpu"]
+        return where, need
+
+    def _fp64(self, x, out_bytes=0):
         """The float64 reference output for ``x``, or None when float64 cannot run."""
-        inputs = self.inputs
+        torch, inputs = self.torch, self.inputs
         if self.fp64_where is None:
-            try:
-                self.model64 = copy.deepcopy(self.model).double()
-                out = self.model64(*inputs.to_float64(inputs.clone_tree(x)))
-                self.fp64_where = "float64 on %s" % self.device.type
-                return out
-            except Exception as exc:
-                if self.device.type == "cpu":
-                    self.fp64_where = "unavailable"
-                    self.fp64_note = "float64 reference failed (%s: %s); compared with eager only" % (
-                        type(exc).__name__, str(exc)[:200])
-                    return None
+            where, need = self._fp64_choose(x, out_bytes)
+            errors = []
+            for dev in where:
                 try:
-                    self.model64 = copy.deepcopy(self.model).cpu().double()
-                    out = self.model64(*inputs.to_float64(inputs.to_device(x, "cpu")))
-                    self.fp64_where = "float64 on cpu"
-                    self.fp64_note = "float64 failed on %s (%s), ran on cpu" % (self.device, str(exc)[:200])
+                    self.model64 = copy.deepcopy(self.model).to(dev).double()
+                    out = self.model64(*inputs.float64_copy(inputs.to_device(x, dev)))
+                    self.fp64_where = "float64 on %s" % dev.type
+                    if errors or dev.type != self.device.type:
+                        self.fp64_note = "float64 reference ran on %s (%s)" % (
+                            dev.type, "; ".join(errors) or self.fp64_note)
                     return out
-                except Exception as exc2:
-                    self.fp64_where = "unavailable"
-                    self.fp64_note = "float64 reference failed (%s: %s); compared with eager only" % (
-                        type(exc2).__name__, str(exc2)[:200])
-                    return None
+                except Exception as exc:
+                    errors.append("%s on %s: %s" % (type(exc).__name__, dev.type, str(exc)[:200]))
+                    self.model64 = None
+                    _release(torch, self.device)
+            self.fp64_where = "unavailable"
+            if not where:
+                errors.append("needs about %.1f GiB on the device or the host; neither has room" % (need / 2**30))
+            self.fp64_note = "float64 reference failed (%s); compared with eager only" % "; ".join(errors)
+            return None
         if self.fp64_where == "unavailable":
             return None
         dev = "cpu" if self.fp64_where == "float64 on cpu" else self.device
-        return self.model64(*inputs.to_float64(inputs.clone_tree(inputs.to_device(x, dev))))
+        return self.model64(*inputs.float64_copy(inputs.to_device(x, dev)))
 
-    def _eager(self, x):
-        return self.model(*self.inputs.clone_tree(x))
+    def _references(self, x):
+        """(eager, float64, reference mutates its inputs, reference output aliases them)."""
+        from kernelwright.harness.anticheat import aliased_outputs, mutated_inputs
+        from kernelwright.harness.compare import flatten
+
+        torch, inputs = self.torch, self.inputs
+        xc = inputs.clone_tree(x)
+        eager = self.model(*xc)
+        mutates = bool(mutated_inputs(xc, x))
+        aliases = bool(aliased_outputs(flatten(eager), xc))
+        eager = _detach_tree(eager, torch)
+        del xc
+        ref64 = self._fp64(x, _nbytes(eager))
+        return eager, ref64, mutates, aliases
 
     @staticmethod
     def _all_finite(out, torch):
         from kernelwright.harness.compare import flatten
 
-        return all(bool(torch.isfinite(v).all()) for _, v in flatten(out)
-                   if isinstance(v, torch.Tensor) and v.is_floating_point())
+        def finite(v):
+            # By chunk: isfinite on a whole float64 tensor makes temporaries its size.
+            flat = v.reshape(-1)
+            step = 1 << 23
+            return all(bool(torch.isfinite(flat[i:i + step]).all()) for i in range(0, flat.numel(), step))
+
+        return all(finite(v) for _, v in flatten(out) if isinstance(v, torch.Tensor) and v.is_floating_point())
 
     def prepare(self):
         torch, inputs, job, chan = self.torch, self.inputs, self.job, self.chan
@@ -223,7 +300,9 @@ class _Judge:
         seeds = job["trial_seeds"]
         first = inputs.draw_inputs(self.get_inputs, seeds[0])
         per_set = max(1, _nbytes(first))
-        # Very large problems: keep to a memory budget rather than exhaust the device.
+        # Very large problems: a bounded number of sets keeps the time and exchange space in
+        # check.  Memory does not depend on the count: sets are made, run and written one
+        # at a time.
         max_sets = max(2, int(job.get("max_input_bytes", 4 << 30) // per_set))
         n_trials = min(len(seeds), max(1, max_sets - len(inputs.VARIANTS)))
         n_variants = min(len(inputs.VARIANTS), max(0, max_sets - n_trials))
@@ -231,83 +310,123 @@ class _Judge:
         if n_trials < len(seeds) or n_variants < len(inputs.VARIANTS):
             notes.append("inputs are %.0f MiB per set: %d trials and %d variants" % (
                 per_set / 2**20, n_trials, n_variants))
-        # Variants are made where the data lives (the device), not in float64 on the host.
-        sets = [("trial%d" % i, inputs.to_device(first if i == 0 else inputs.draw_inputs(self.get_inputs, seeds[i]),
-                                                 self.device))
-                for i in range(n_trials)]
-        for k, kind in enumerate(inputs.VARIANTS[:n_variants]):
-            base = k % n_trials
-            sets.append(("%s(trial%d)" % (kind, base),
-                         inputs.make_variant(sets[base][1], kind, job["variant_seeds"][k])))
+        keep_budget = int(job.get("reference_cache_bytes", 1 << 30))
+        self.kept_bytes = self.set_ref_bytes = 0
 
-        self.sets, self.expected = [], {}
-        ref_mutates = ref_aliases = False
-        base_finite = {}
-        dropped = []
-        from kernelwright.harness.anticheat import aliased_outputs, mutated_inputs
+        self.sets, self.expected, self.paths = [], {}, {}
+        self.ref_mutates = self.ref_aliases = False
+        self.base_finite, self.dropped, self.out_dtypes = {}, [], set()
+        order = {}
+        with torch.no_grad():
+            for b in range(n_trials):
+                # Variants are made where the data lives (the device), from the draw they
+                # vary, while it is there: one draw and one variant in memory at a time.
+                x = inputs.to_device(first if b == 0 else inputs.draw_inputs(self.get_inputs, seeds[b]), self.device)
+                first = None
+                order["trial%d" % b] = b
+                self._add_set("trial%d" % b, x, None, keep_budget)
+                for k, kind in enumerate(inputs.VARIANTS[:n_variants]):
+                    if k % n_trials != b:
+                        continue
+                    name = "%s(trial%d)" % (kind, b)
+                    order[name] = n_trials + k
+                    if x is None:  # the draw is read back from its file rather than held
+                        x = self._load_set("trial%d" % b)
+                    v = inputs.make_variant(x, kind, job["variant_seeds"][k])
+                    x = None
+                    _release(torch, self.device)
+                    self._add_set(name, v, "trial%d" % b, keep_budget)
+                    del v
+                x = None
+                _release(torch, self.device)
+        self.sets.sort(key=lambda item: order[item[0]])
+        if len(self.expected) < len(self.sets):
+            notes.append("reference results recomputed when judging (%d of %d sets; %.0f MiB each kept "
+                         "would exceed %.0f MiB)" % (len(self.sets) - len(self.expected), len(self.sets),
+                                                      self.set_ref_bytes / 2**20, keep_budget / 2**20))
+
+        setup_path = self.exchange.save({"state_dict": state, "init_inputs": init_inputs,
+                                         "sets": [(name, self.paths[name]) for name, _ in self.sets]},
+                                        "setup.pt", self.dirs)
+        chan.send(event="prepared", path=setup_path, sets=[n for n, _ in self.sets], dropped=self.dropped,
+                  fp64=self.fp64_where, fp64_note=self.fp64_note, notes=notes,
+                  reference_mutates_inputs=self.ref_mutates, reference_aliases_inputs=self.ref_aliases,
+                  output_dtypes=sorted(self.out_dtypes), input_bytes=per_set, **_environment(torch, self.device))
+
+    def _add_set(self, name, x, base, keep_budget):
+        torch, inputs = self.torch, self.inputs
         from kernelwright.harness.compare import flatten
 
-        with torch.no_grad():
-            for name, x in sets:
-                xd = inputs.to_device(x, self.device)
-                xc = inputs.clone_tree(xd)
-                eager = self.model(*xc)
-                if mutated_inputs(xc, xd):
-                    ref_mutates = True
-                if aliased_outputs(flatten(eager), xc):
-                    ref_aliases = True
-                eager = _detach_tree(eager, torch)
-                ref64 = self._fp64(xd)
-                finite = self._all_finite(eager, torch) and (ref64 is None or self._all_finite(ref64, torch))
-                if name.startswith("trial"):
-                    base_finite[name] = finite
-                elif not finite and base_finite.get(name.split("(")[1].rstrip(")"), False):
-                    dropped.append(name)
-                    continue
-                self.sets.append((name, x))
-                self.expected[name] = (eager, ref64)
-        _sync(torch, self.device)
+        eager, ref64, mutates, aliases = self._references(x)
+        self.ref_mutates |= mutates
+        self.ref_aliases |= aliases
+        finite = self._all_finite(eager, torch) and (ref64 is None or self._all_finite(ref64, torch))
+        if base is None:
+            self.base_finite[name] = finite
+        elif not finite and self.base_finite.get(base, False):
+            self.dropped.append(name)
+            return
+        self.out_dtypes |= {str(v.dtype).replace("torch.", "") for _, v in flatten(eager)
+                            if isinstance(v, torch.Tensor)}
+        self.paths[name] = self.exchange.save(inputs.to_device(x, "cpu"), "set%d.pt" % len(self.paths), self.dirs)
+        self.sets.append((name, None))
+        self.set_ref_bytes = _nbytes(eager) + _nbytes(ref64)
+        # Small references stay in memory; large ones are recomputed from the set's file
+        # when the candidate's output arrives, so the judge holds no copies in between.
+        if self.kept_bytes + self.set_ref_bytes <= keep_budget:
+            self.expected[name] = (eager, ref64)
+            self.kept_bytes += self.set_ref_bytes
 
-        path = os.path.join(job["workdir"], "inputs.pt")
-        torch.save({
-            "sets": [(name, inputs.to_device(x, "cpu")) for name, x in self.sets],
-            "state_dict": state,
-            "init_inputs": init_inputs,
-        }, path)
-        out_dtypes = sorted({str(v.dtype).replace("torch.", "") for e, _ in self.expected.values()
-                             for _, v in flatten(e) if isinstance(v, torch.Tensor)})
-        chan.send(event="prepared", path=path, sets=[n for n, _ in self.sets], dropped=dropped,
-                  fp64=self.fp64_where, fp64_note=self.fp64_note, notes=notes,
-                  reference_mutates_inputs=ref_mutates, reference_aliases_inputs=ref_aliases,
-                  output_dtypes=out_dtypes, **_environment(torch, self.device))
+    def _load_set(self, name):
+        return self.inputs.to_device(self.exchange.load(self.paths[name], "cpu"), self.device)
 
-    def judge(self, path):
+    def _expected(self, name):
+        if name in self.expected:
+            return self.expected[name]
+        x = self._load_set(name)
+        eager, ref64, _, _ = self._references(x)
+        return eager, ref64
+
+    def _done_with(self, path):
+        if not self.keep_files:
+            self.exchange.remove(path)
+
+    def judge(self, arg):
         torch = self.torch
-        cand = torch.load(path, map_location=None, weights_only=True)
+        paths = json.loads(arg)
         results = {}
-        for name, _ in self.sets:
-            if name not in cand:
-                results[name] = {"ok": False, "reason": "no output recorded"}
-                continue
-            eager, ref64 = self.expected[name]
-            results[name] = self.compare.compare_outputs(cand[name], eager, ref64,
-                                                         self.job.get("atol"), self.job.get("rtol"))
+        with torch.no_grad():
+            for name, _ in self.sets:
+                if not paths.get(name):
+                    results[name] = {"ok": False, "reason": "no output recorded"}
+                    continue
+                eager, ref64 = self._expected(name)
+                cand = self.exchange.load(paths[name], None)
+                results[name] = self.compare.compare_outputs(cand, eager, ref64,
+                                                             self.job.get("atol"), self.job.get("rtol"))
+                del cand, eager, ref64
+                self._done_with(paths[name])
+                _release(torch, self.device)
         self.chan.send(event="judged", results=results)
 
-    def recheck(self, path):
+    def recheck(self, arg):
         torch, inputs = self.torch, self.inputs
-        data = torch.load(path, map_location=None, weights_only=True)
         results = []
         with torch.no_grad():
-            for item in data:
-                x = inputs.to_device(item["inputs"], self.device)
-                eager = _detach_tree(self._eager(x), torch)
-                ref64 = self._fp64(x)
+            for x_path, out_path in json.loads(arg):
+                item = self.exchange.load(x_path, "cpu")
+                x = inputs.to_device(item.pop("inputs"), self.device)
+                eager, ref64, _, _ = self._references(x)
+                del x
                 # Devices were checked on the correctness trials; these copies came back via CPU.
-                r = self.compare.compare_outputs(inputs.to_device(item["output"], self.device), eager, ref64,
-                                                 self.job.get("atol"), self.job.get("rtol"))
+                out = inputs.to_device(self.exchange.load(out_path, "cpu"), self.device)
+                r = self.compare.compare_outputs(out, eager, ref64, self.job.get("atol"), self.job.get("rtol"))
                 r["call"] = item["call"]
                 results.append(r)
+                del item, out, eager, ref64
+                self._done_with(x_path)
+                self._done_with(out_path)
+                _release(torch, self.device)
         self.chan.send(event="rechecked", results=results)
 
 
@@ -365,10 +484,11 @@ class _Candidate:
         import torch
 
         from kernelwright import timing
-        from kernelwright.harness import anticheat, compare, inputs, kernels
+        from kernelwright.harness import anticheat, compare, exchange, inputs, kernels
         from kernelwright.harness.loading import load_module, require
 
-        self.torch, self.timing, self.anticheat = torch, timing, anticheat
+        self.torch, self.timing, self.anticheat, self.exchange = torch, timing, anticheat, exchange
+        self.dirs = _exchange_dirs(job)
         self.compare, self.inputs, self.kernels = compare, inputs, kernels
         self.job, self.chan = job, chan
         self.rng = random.SystemRandom()
@@ -406,7 +526,7 @@ class _Candidate:
     def setup(self, path):
         torch, inputs = self.torch, self.inputs
         self.chan.phase("setup")
-        data = torch.load(path, weights_only=True)
+        data = self.exchange.load(path, "cpu")
         init_inputs = data["init_inputs"]
         seed = self.job["init_seed"]
         inputs.seed_everything(seed)
@@ -418,8 +538,18 @@ class _Candidate:
         if isinstance(self.cand, torch.nn.Module):
             self.cand = self.cand.to(self.device)
         self.weights = _share_weights(torch, self.cand, data["state_dict"])
-        self.sets = [(name, inputs.to_device(x, self.device)) for name, x in data["sets"]]
+        # Input sets stay in their files and are loaded one at a time.
+        self.sets = [(name, p) for name, p in data["sets"]]
+        self.out_bytes = 0
         self._check_guard()
+
+    def _load(self, path):
+        return self.inputs.to_device(self.exchange.load(path, "cpu"), self.device)
+
+    def _scrub_host(self, *objs):
+        """On the CPU freed memory goes back to the C allocator unpoisoned: fill it first."""
+        if self.device.type == "cpu":
+            self.anticheat.scrub(*objs)
 
     def _call(self, model, x):
         out = model(*x)
@@ -427,18 +557,19 @@ class _Candidate:
         return out
 
     def correctness(self, allow_mutation, allow_alias):
+        """Run the candidate on every set, one at a time; returns {set name: output file}."""
         torch, inputs, ac = self.torch, self.inputs, self.anticheat
         from kernelwright.harness.compare import bitwise_equal, flatten
 
         outputs = {}
         with self.no_grad():
-            for name, x in self.sets:
+            for k, (name, path) in enumerate(self.sets):
                 self.chan.phase("correctness %s" % name)
+                x = self._load(path)
                 xc = inputs.clone_tree(x)
                 ac.poison_free_memory(self.device)
                 out = self._call(self.cand, xc)
                 snap = _detach_tree(out, torch)
-                outputs[name] = snap
                 bad = ac.mutated_inputs(xc, x)
                 if bad and not allow_mutation:
                     self.flag("input_mutated", "input(s) %s changed by forward() on %s" % (bad, name))
@@ -448,12 +579,17 @@ class _Candidate:
                 # Work still running after forward() returned changes the output later.
                 _sleep(0.01)
                 _sync(torch, self.device)
-                for (path, live), (_, kept) in zip(flatten(out), flatten(snap)):
+                for (p, live), (_, kept) in zip(flatten(out), flatten(snap)):
                     if isinstance(live, torch.Tensor) and not bitwise_equal(live, kept):
-                        self.flag("output_changed_after_return", "%s changed after return on %s" % (path, name))
+                        self.flag("output_changed_after_return", "%s changed after return on %s" % (p, name))
                         break
                 ac.scrub(xc)
                 del out, xc
+                self.out_bytes = max(self.out_bytes, _nbytes(snap))
+                outputs[name] = self.exchange.save(snap, "out%d.pt" % k, self.dirs)
+                self._scrub_host(x, snap)
+                del x, snap
+                _release(torch, self.device)
         self._check_guard()
         return outputs
 
@@ -463,45 +599,105 @@ class _Candidate:
         The first call sees poisoned memory; the reference then leaves its result in freed
         memory.  An output that is never written matches the reference only the second time.
         """
+        torch = self.torch
+        self.chan.phase("recycled-memory check")
+        try:
+            with self.no_grad():
+                self._recycling_rounds(self._load(self.sets[0][1]), hold=True)
+        except torch.cuda.OutOfMemoryError as exc:
+            # Holding every cached block left too little for the two calls: run the same
+            # order again with the cache poisoned but not held.
+            _release(torch, self.device)
+            self.notes.append("recycled-memory check: cached memory not held during the second call "
+                              "(out of device memory with it held: %s)" % str(exc).split("\n")[0][:200])
+            with self.no_grad():
+                self._recycling_rounds(self._load(self.sets[0][1]), hold=False)
+        _release(torch, self.device)
+
+    def _recycling_rounds(self, x, hold):
         torch, inputs, ac = self.torch, self.inputs, self.anticheat
         from kernelwright.harness.compare import bitwise_equal, compare_tensor, flatten, tolerance_for
 
-        self.chan.phase("recycled-memory check")
-        name, x = self.sets[0]
-        with self.no_grad():
-            xc = inputs.clone_tree(x)
-            ac.poison_free_memory(self.device)
-            first = _detach_tree(self._call(self.cand, xc), torch)
-            # The C allocator behind CPU tensors does not always hand the same block back,
-            # so a few rounds make the outcome dependable.
-            for _ in range(8 if self.device.type == "cpu" else 1):
-                # Occupy every free cached block, so the block the reference's result is
-                # freed into is the one the allocator hands out next, as in a naive harness.
-                held = ac.poison_free_memory(self.device, keep=True)
-                x_ref, x_second = inputs.clone_tree(x), inputs.clone_tree(x)
-                ref_out = self._call(self.ref, x_ref)
-                ref_keep = _detach_tree(ref_out, torch)
-                del ref_out
-                second = _detach_tree(self._call(self.cand, x_second), torch)
-                del held
-                for (path, a), (_, b), (_, r) in zip(flatten(first), flatten(second), flatten(ref_keep)):
-                    if not all(isinstance(t, torch.Tensor) for t in (a, b, r)) or a.shape != r.shape \
-                            or a.dtype != r.dtype:
+        xc = inputs.clone_tree(x)
+        ac.poison_free_memory(self.device)
+        first = _detach_tree(self._call(self.cand, xc), torch)
+        ac.scrub(xc)
+        del xc
+        rounds = 8 if self.device.type == "cpu" else 1
+        # The C allocator behind CPU tensors does not always hand the same block back,
+        # so a few rounds make the outcome dependable.
+        for k in range(rounds):
+            # Occupy every free cached block, so the block the reference's result is
+            # freed into is the one the allocator hands out next, as in a naive harness.
+            held = ac.poison_free_memory(self.device, keep=True) if hold else ac.poison_free_memory(self.device)
+            # The loaded set itself is the reference's copy (one copy fewer in memory);
+            # the next round reads it back from its file.
+            x_second = inputs.clone_tree(x)
+            x_ref, x = x, None
+            ref_out = self._call(self.ref, x_ref)
+            ref_keep = _detach_tree(ref_out, torch)
+            del ref_out
+            second = self._call(self.cand, x_second)
+            del held
+            for (path, a), (_, b), (_, r) in zip(flatten(first), flatten(second), flatten(ref_keep)):
+                if not all(isinstance(t, torch.Tensor) for t in (a, b, r)) or a.shape != r.shape \
+                        or a.dtype != r.dtype:
+                    continue
+                if bitwise_equal(b, r) and not bitwise_equal(a, r):
+                    atol, rtol = tolerance_for(r.dtype)
+                    if r.is_floating_point() and compare_tensor(a, r, None, atol, rtol)["ok"]:
                         continue
-                    if bitwise_equal(b, r) and not bitwise_equal(a, r):
-                        atol, rtol = tolerance_for(r.dtype)
-                        if r.is_floating_point() and compare_tensor(a, r, None, atol, rtol)["ok"]:
-                            continue
-                        self.flag("recycled_output",
-                                  "%s matched the reference only when its freed result was in memory" % path)
-                if "recycled_output" in self.flags:
-                    break
+                    self.flag("recycled_output",
+                              "%s matched the reference only when its freed result was in memory" % path)
+            del x_ref, x_second, ref_keep, second
+            if "recycled_output" in self.flags or k == rounds - 1:
+                break
+            x = self._load(self.sets[0][1])
+
+    def _rotation(self, per_set, n_max):
+        """How many timing input sets fit, and whether their pristine copies stay on the host.
+
+        Each rotating set needs a pristine copy and a working copy; on top of them come the
+        output, a re-checked call's host copies and the cache-flush buffer.
+        """
+        torch = self.torch
+        out = max(self.out_bytes, 1)
+        flush = self.timing.flush_buffer_bytes(self.device)
+        if self.device.type == "cuda":
+            free, total = _device_free_bytes(torch, self.device)
+            room = free - _headroom(total) - 2 * out - flush
+            where = "device has %.1f GiB free" % (free / 2**30)
+        else:
+            limit = self.job.get("memory_limit_mb")
+            if not limit:
+                return n_max, False, None
+            room = int(limit) * (1 << 20) - _rss_bytes() - (512 << 20) - 2 * out - flush - (per_set + out)
+            where = "memory limit %d MiB" % int(limit)
+        n = int(min(n_max, max(0, room // (2 * per_set))))
+        if n >= n_max:
+            return n_max, False, None
+        if n >= 1:
+            return n, False, "timing rotates %d input set(s), not %d: %.0f MiB per set, %s" % (
+                n, n_max, per_set / 2**20, where)
+        if self.device.type == "cuda" and room >= per_set:
+            return 1, True, ("timing inputs refreshed from a pristine copy in host memory: "
+                             "%.0f MiB per set, %s" % (per_set / 2**20, where))
+        return 1, False, "timing rotates 1 input set with little room to spare: %.0f MiB per set, %s" % (
+            per_set / 2**20, where)
 
     def _pool(self):
         """Timing inputs: the trial draws, rewritten with fresh values before every call."""
         torch, inputs = self.torch, self.inputs
-        pristine = [x for name, x in self.sets if name.startswith("trial")][:3]
+        trials = [p for name, p in self.sets if name.startswith("trial")][:3]
+        first = self._load(trials[0])
+        n, on_host, note = self._rotation(max(1, _nbytes(first)), len(trials))
+        if note:
+            self.notes.append(note)
+        pristine = [first] + [self._load(p) for p in trials[1:n]]
         work = [inputs.clone_tree(x) for x in pristine]
+        if on_host:
+            pristine = [inputs.to_device(x, "cpu") for x in pristine]
+        del first
         rng = self.rng
 
         def make_args(i):
@@ -510,7 +706,11 @@ class _Candidate:
             for src, dst in zip(pristine[k], work[k]):
                 if isinstance(dst, torch.Tensor):
                     if dst.is_floating_point():
-                        torch.mul(src, scale, out=dst)
+                        if on_host:
+                            dst.copy_(src)
+                            dst.mul_(scale)
+                        else:
+                            torch.mul(src, scale, out=dst)
                     else:
                         dst.copy_(src)
             return tuple(work[k])
@@ -521,7 +721,7 @@ class _Candidate:
         t = self.job["timing"]
         return self.timing.time_fn(
             fn, make_args, self.device, warmup=t["warmup"], warmup_ms=t["warmup_ms"],
-            min_reps=max(2, t["min_reps"] // rounds), max_reps=max(2, t["max_reps"] // rounds),
+            min_reps=max(2, -(-t["min_reps"] // rounds)), max_reps=max(2, t["max_reps"] // rounds),
             budget_s=min(budget_s or t["budget_s"], t["budget_s"]) / rounds, target_rse=t["target_rse"],
             after_call=after_call)
 
@@ -530,7 +730,7 @@ class _Candidate:
         make_args = self._pool()
         min_reps = self.job["timing"]["min_reps"]
         rounds = max(1, int(self.job["timing"]["rounds"]))
-        guaranteed = rounds * max(2, min_reps // rounds)  # calls every timing run makes
+        guaranteed = rounds * max(2, -(-min_reps // rounds))  # calls every timing run makes
         chosen = set(self.rng.sample(range(guaranteed), min(3, guaranteed)))
         rechecks = []
         state = {"calls": 0, "pending": None}
@@ -550,9 +750,16 @@ class _Candidate:
 
         def after_call(i, args, out):
             if state["pending"] is not None:
-                rechecks.append({"call": state["calls"] - 1, "inputs": state["pending"],
-                                 "output": _tree_to_cpu(out, torch)})
+                # Written out at once: at most one re-checked call is held in memory.
+                # Inputs and output in two files: the judge reads the output only after it
+                # has computed its references, so it never holds both with them.
+                k = len(rechecks)
+                x_path = self.exchange.save({"call": state["calls"] - 1, "inputs": state["pending"]},
+                                            "recheck%d_in.pt" % k, self.dirs)
                 state["pending"] = None
+                out_cpu = _tree_to_cpu(out, torch)
+                rechecks.append([x_path, self.exchange.save(out_cpu, "recheck%d_out.pt" % k, self.dirs)])
+                del out_cpu
 
         results = {}
         with self.no_grad():
@@ -595,9 +802,7 @@ class _Candidate:
                     results["compile"] = self._time(compiled, make_args)
                 except Exception as exc:
                     self.notes.append("torch.compile reference failed: %s: %s" % (type(exc).__name__, str(exc)[:300]))
-        path = os.path.join(self.job["workdir"], "rechecks.pt")
-        torch.save(rechecks, path)
-        return results, compile_s, path
+        return results, compile_s, rechecks
 
     def escape_check(self, results):
         base, cand = results.get("baseline"), results["candidate"]
@@ -619,21 +824,17 @@ class _Candidate:
 
 def _run_candidate(job, chan):
     c = _Candidate(job, chan)
-    torch = c.torch
     chan.send(event="ready", import_s=c.import_s)
     cmd, _, arg = sys.stdin.readline().strip().partition(" ")
     if cmd != "go":
         return
     go = json.loads(arg)
     c.setup(go["inputs"])
-    outputs = c.correctness(go["reference_mutates_inputs"], go["reference_aliases_inputs"])
-    out_path = os.path.join(job["workdir"], "outputs.pt")
-    torch.save(outputs, out_path)
-    del outputs
+    out_paths = c.correctness(go["reference_mutates_inputs"], go["reference_aliases_inputs"])
     c.recycling()
     results, compile_s, recheck_path = c.timings()
     c.escape_check(results)
-    chan.send(event="result", outputs=out_path, rechecks=recheck_path, flags=c.flags, notes=c.notes,
+    chan.send(event="result", outputs=out_paths, rechecks=recheck_path, flags=c.flags, notes=c.notes,
               weights=c.weights, import_s=c.import_s, compile_s=compile_s,
               timings={k: v.to_dict() for k, v in results.items()},
               kernels=getattr(c, "kernel_info", None))
