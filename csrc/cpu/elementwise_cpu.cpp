@@ -22,6 +22,26 @@ void run(const ElementwiseArgs<NIn, NOut>& args, const F& f) {
       scalars[k] = !args.is_scalar[k]      ? A(0)
                    : args.scalar_ptr[k] ? static_cast<A>(*static_cast<const T*>(args.scalar_ptr[k]))
                                         : static_cast<A>(args.scalar_value[k]);
+    bool any_scalar = false;
+    for (int k = 0; k < NIn; ++k) any_scalar |= args.is_scalar[k];
+    if (args.contiguous && !any_scalar) {
+      // Dense operands: a loop over plain pointers, which the compiler can vectorise for
+      // functors without library calls (mul, add, square and the backward products).
+      at::parallel_for(0, args.numel, kGrain, [&](int64_t begin, int64_t end) {
+        const T* in_p[NIn];
+        T* out_p[NOut];
+        for (int k = 0; k < NIn; ++k) in_p[k] = static_cast<const T*>(args.in[k]);
+        for (int k = 0; k < NOut; ++k) out_p[k] = static_cast<T*>(args.out[k]);
+        for (int64_t i = begin; i < end; ++i) {
+          A in[NIn];
+          A out[NOut];
+          for (int k = 0; k < NIn; ++k) in[k] = static_cast<A>(in_p[k][i]);
+          f(in, out, AccurateMath{});
+          for (int k = 0; k < NOut; ++k) out_p[k][i] = static_cast<T>(out[k]);
+        }
+      });
+      return;
+    }
     at::parallel_for(0, args.numel, kGrain, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
         int64_t off[NIn + NOut];
