@@ -10,7 +10,6 @@ Each result is appended to OUT_DIR/validate.jsonl as soon as it is known, so a r
 short still leaves everything it finished.
 """
 
-import ast
 import json
 import os
 import shutil
@@ -23,18 +22,10 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "src"))
 
 from kernelwright.harness import evaluate  # noqa: E402
 
+sys.path.insert(0, HERE)
+from exploit_meta import read_meta as _meta  # noqa: E402
+
 FAST = dict(trials=2, compile=False, timing_budget_s=0.3, min_reps=8, warmup_ms=5.0, timeout=120)
-
-
-def _meta(path):
-    out = {}
-    for node in ast.parse(open(path).read()).body:
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
-            try:
-                out[node.targets[0].id] = ast.literal_eval(node.value)
-            except ValueError:
-                pass
-    return out
 
 
 def main():

@@ -94,7 +94,7 @@ def jit_build(force=False):
             units = sources.source_list(csrc, with_cuda)
             _log(
                 "kernelwright: compiling %d C++%s sources into %s (once per source or version "
-                "change; about a minute with 16 cores)"
+                "change; 20-30 s on a 16-core machine)"
                 % (len(units), "/CUDA" if with_cuda else "", build_dir)
             )
             cxx, nvcc = sources.compile_flags(with_cuda)
