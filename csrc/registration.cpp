@@ -19,6 +19,20 @@ TORCH_LIBRARY(kernelwright, m) {
   m.def(
       "logsumexp_backward(Tensor grad, Tensor x, Tensor result, int[1] dim, bool keepdim) "
       "-> Tensor");
+  m.def("softmax(Tensor x, int dim) -> Tensor");
+  m.def("softmax_backward(Tensor grad, Tensor y, int dim) -> Tensor");
+  m.def(
+      "layer_norm(Tensor x, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
+      "float eps=1e-05) -> (Tensor, Tensor, Tensor)");
+  m.def(
+      "layer_norm_backward(Tensor grad, Tensor x, Tensor mean, Tensor rstd, "
+      "int[] normalized_shape, Tensor? weight, bool has_bias) -> (Tensor, Tensor, Tensor)");
+  m.def(
+      "rms_norm(Tensor x, int[] normalized_shape, Tensor? weight=None, float? eps=None) "
+      "-> (Tensor, Tensor)");
+  m.def(
+      "rms_norm_backward(Tensor grad, Tensor x, Tensor rstd, int[] normalized_shape, "
+      "Tensor? weight) -> (Tensor, Tensor)");
 }
 
 #define KW_IMPL_ALL(m)                                     \
@@ -32,7 +46,13 @@ TORCH_LIBRARY(kernelwright, m) {
   m.impl("mul_backward", &kw::mul_backward);               \
   m.impl("add", &kw::add);                                 \
   m.impl("logsumexp", &kw::logsumexp);                     \
-  m.impl("logsumexp_backward", &kw::logsumexp_backward);
+  m.impl("logsumexp_backward", &kw::logsumexp_backward);   \
+  m.impl("softmax", &kw::softmax);                         \
+  m.impl("softmax_backward", &kw::softmax_backward);       \
+  m.impl("layer_norm", &kw::layer_norm);                   \
+  m.impl("layer_norm_backward", &kw::layer_norm_backward); \
+  m.impl("rms_norm", &kw::rms_norm);                       \
+  m.impl("rms_norm_backward", &kw::rms_norm_backward);
 
 TORCH_LIBRARY_IMPL(kernelwright, CPU, m) { KW_IMPL_ALL(m) }
 

@@ -3,6 +3,7 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <optional>
 #include <tuple>
 
 namespace kw {
@@ -20,5 +21,22 @@ at::Tensor add(const at::Tensor& a, const at::Tensor& b, double alpha);
 at::Tensor logsumexp(const at::Tensor& x, at::IntArrayRef dim, bool keepdim);
 at::Tensor logsumexp_backward(const at::Tensor& grad, const at::Tensor& x,
                               const at::Tensor& result, at::IntArrayRef dim, bool keepdim);
+at::Tensor softmax(const at::Tensor& x, int64_t dim);
+at::Tensor softmax_backward(const at::Tensor& grad, const at::Tensor& y, int64_t dim);
+std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm(const at::Tensor& x,
+                                                          at::IntArrayRef normalized_shape,
+                                                          const std::optional<at::Tensor>& weight,
+                                                          const std::optional<at::Tensor>& bias,
+                                                          double eps);
+std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_backward(
+    const at::Tensor& grad, const at::Tensor& x, const at::Tensor& mean, const at::Tensor& rstd,
+    at::IntArrayRef normalized_shape, const std::optional<at::Tensor>& weight, bool has_bias);
+std::tuple<at::Tensor, at::Tensor> rms_norm(const at::Tensor& x, at::IntArrayRef normalized_shape,
+                                            const std::optional<at::Tensor>& weight,
+                                            std::optional<double> eps);
+std::tuple<at::Tensor, at::Tensor> rms_norm_backward(const at::Tensor& grad, const at::Tensor& x,
+                                                     const at::Tensor& rstd,
+                                                     at::IntArrayRef normalized_shape,
+                                                     const std::optional<at::Tensor>& weight);
 
 }  // namespace kw

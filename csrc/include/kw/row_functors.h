@@ -1,0 +1,257 @@
+// The arithmetic of every row op, written once for the CPU and CUDA engines (csrc/cpu/rows.h,
+// kw/cuda/rows.cuh). An engine folds each row into the op's State, merging partial states
+// from threads and blocks, turns the final state into two per-row coefficients with finish()
+// and then maps every element of the row through apply(). A is the accumulator type.
+//
+// An op declares how many row-shaped inputs it reads (kIn), how many per-column parameters
+// (kCols: weight, bias; absent ones read as 0) and how many of its coefficients are saved
+// per row for the backward (kSave). Per-row inputs (row) are the statistics a forward saved.
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "kw/functors.h"
+#include "kw/host_device.h"
+#include "kw/logsumexp_state.h"
+
+namespace kw {
+
+// N consecutive elements of a row: the row-shaped inputs and the column parameters there.
+template <typename A, int N>
+struct Elems {
+  A in[2][N];
+  A col[2][N];
+};
+
+template <typename A, int K>
+struct SumState {
+  A s[K];
+
+  KW_HD static SumState empty() {
+    SumState st;
+    for (int k = 0; k < K; ++k) st.s[k] = A(0);
+    return st;
+  }
+  KW_HD void merge(const SumState& o) {
+    for (int k = 0; k < K; ++k) s[k] += o.s[k];
+  }
+};
+
+// Mean and variance by Welford/Chan merging of values shifted by the first one the state saw:
+// the shifted values are of the order of the spread, not of the mean, so fp32 keeps its
+// accuracy when |mean| >> std, where E[x^2] - E[x]^2 would cancel. Each add() of N values
+// takes their own mean and squared deviations in registers first, then merges once.
+template <typename A>
+struct WelfordState {
+  A n;   // count
+  A k;   // shift
+  A d;   // mean - k
+  A m2;  // sum of squared deviations from the mean
+
+  KW_HD static WelfordState empty() { return WelfordState{A(0), A(0), A(0), A(0)}; }
+
+  template <int N>
+  KW_HD void add(const A (&v)[N]) {
+    if (n == A(0)) k = v[0];
+    A s = A(0);
+#pragma unroll
+    for (int i = 0; i < N; ++i) s += v[i] - k;
+    const A gd = s / A(N);
+    A g2 = A(0);
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const A e = (v[i] - k) - gd;
+      g2 += e * e;
+    }
+    combine(A(N), gd, g2);
+  }
+
+  KW_HD void merge(const WelfordState& o) {
+    if (o.n == A(0)) return;
+    if (n == A(0)) {
+      *this = o;
+      return;
+    }
+    combine(o.n, (o.k - k) + o.d, o.m2);
+  }
+
+  KW_HD A mean() const { return k + d; }
+
+ private:
+  // Merges (on values, mean - k == od, squared deviations om2) into this state.
+  KW_HD void combine(A on, A od, A om2) {
+    const A nn = n + on;
+    const A delta = od - d;
+    const A r = on / nn;
+    d += delta * r;
+    m2 += om2 + delta * delta * n * r;
+    n = nn;
+  }
+};
+
+// Softmax: the online (max, sum of exp) state of logsumexp, then exp(x - max) / sum. Like
+// torch.softmax, a row holding NaN or +inf, or only -inf, comes out all NaN.
+template <typename A, typename SumM = AccurateMath, typename OutM = AccurateMath>
+struct SoftmaxForwardOp {
+  static constexpr int kIn = 1, kCols = 0, kSave = 0;
+  using State = LseState<A, SumM>;
+
+  template <int N>
+  KW_HD void accumulate(State& st, const Elems<A, N>& e, const A (&)[2]) const {
+    st.add(e.in[0]);
+  }
+  KW_HD void finish(const State& st, const A (&)[2], A (&c)[2]) const {
+    const bool defined = st.flags == 0u && st.m > -std::numeric_limits<A>::infinity();
+    c[0] = defined ? st.m : std::numeric_limits<A>::quiet_NaN();
+    c[1] = A(1) / st.s;
+  }
+  template <int N>
+  KW_HD void apply(const Elems<A, N>& e, const A (&)[2], const A (&c)[2], A (&out)[N]) const {
+#pragma unroll
+    for (int i = 0; i < N; ++i) out[i] = OutM::exp(e.in[0][i] - c[0]) * c[1];
+  }
+};
+
+// grad_x = y * (grad - sum(grad * y)), torch's formula. in: grad, y.
+template <typename A>
+struct SoftmaxBackwardOp {
+  static constexpr int kIn = 2, kCols = 0, kSave = 0;
+  using State = SumState<A, 1>;
+
+  template <int N>
+  KW_HD void accumulate(State& st, const Elems<A, N>& e, const A (&)[2]) const {
+#pragma unroll
+    for (int i = 0; i < N; ++i) st.s[0] += e.in[0][i] * e.in[1][i];
+  }
+  KW_HD void finish(const State& st, const A (&)[2], A (&c)[2]) const {
+    c[0] = st.s[0];
+    c[1] = A(0);
+  }
+  template <int N>
+  KW_HD void apply(const Elems<A, N>& e, const A (&)[2], const A (&c)[2], A (&out)[N]) const {
+#pragma unroll
+    for (int i = 0; i < N; ++i) out[i] = e.in[1][i] * (e.in[0][i] - c[0]);
+  }
+};
+
+// y = (x - mean) * rstd * weight + bias; saves (mean, rstd) as torch.native_layer_norm does.
+template <typename A>
+struct LayerNormForwardOp {
+  static constexpr int kIn = 1, kCols = 2, kSave = 2;
+  using State = WelfordState<A>;
+  A len, eps;
+  bool has_weight, has_bias;
+
+  template <int N>
+  KW_HD void accumulate(State& st, const Elems<A, N>& e, const A (&)[2]) const {
+    st.add(e.in[0]);
+  }
+  KW_HD void finish(const State& st, const A (&)[2], A (&c)[2]) const {
+    c[0] = st.mean();
+    c[1] = A(1) / std::sqrt(st.m2 / len + eps);  // an empty row gives NaN, as in torch
+  }
+  template <int N>
+  KW_HD void apply(const Elems<A, N>& e, const A (&)[2], const A (&c)[2], A (&out)[N]) const {
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      A y = (e.in[0][i] - c[0]) * c[1];
+      if (has_weight) y *= e.col[0][i];
+      if (has_bias) y += e.col[1][i];
+      out[i] = y;
+    }
+  }
+};
+
+// grad_x = rstd * (gw - mean(gw) - xhat * mean(gw * xhat)) with gw = grad * weight and
+// xhat = (x - mean) * rstd. in: grad, x; row: mean, rstd.
+template <typename A>
+struct LayerNormBackwardOp {
+  static constexpr int kIn = 2, kCols = 1, kSave = 0;
+  using State = SumState<A, 2>;
+  A len;
+  bool has_weight;
+
+  template <int N>
+  KW_HD void accumulate(State& st, const Elems<A, N>& e, const A (&row)[2]) const {
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const A gw = has_weight ? e.in[0][i] * e.col[0][i] : e.in[0][i];
+      st.s[0] += gw;
+      st.s[1] += gw * ((e.in[1][i] - row[0]) * row[1]);
+    }
+  }
+  KW_HD void finish(const State& st, const A (&)[2], A (&c)[2]) const {
+    c[0] = st.s[0] / len;
+    c[1] = st.s[1] / len;
+  }
+  template <int N>
+  KW_HD void apply(const Elems<A, N>& e, const A (&row)[2], const A (&c)[2], A (&out)[N]) const {
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const A gw = has_weight ? e.in[0][i] * e.col[0][i] : e.in[0][i];
+      const A xhat = (e.in[1][i] - row[0]) * row[1];
+      out[i] = row[1] * (gw - c[0] - xhat * c[1]);
+    }
+  }
+};
+
+// y = x * rstd * weight with rstd = 1 / sqrt(mean(x^2) + eps); saves rstd.
+template <typename A>
+struct RmsNormForwardOp {
+  static constexpr int kIn = 1, kCols = 1, kSave = 1;
+  using State = SumState<A, 1>;
+  A len, eps;
+  bool has_weight;
+
+  template <int N>
+  KW_HD void accumulate(State& st, const Elems<A, N>& e, const A (&)[2]) const {
+#pragma unroll
+    for (int i = 0; i < N; ++i) st.s[0] += e.in[0][i] * e.in[0][i];
+  }
+  KW_HD void finish(const State& st, const A (&)[2], A (&c)[2]) const {
+    c[0] = A(1) / std::sqrt(st.s[0] / len + eps);
+    c[1] = A(0);
+  }
+  template <int N>
+  KW_HD void apply(const Elems<A, N>& e, const A (&)[2], const A (&c)[2], A (&out)[N]) const {
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const A y = e.in[0][i] * c[0];
+      out[i] = has_weight ? y * e.col[0][i] : y;
+    }
+  }
+};
+
+// grad_x = rstd * (gw - xhat * mean(gw * xhat)) with gw = grad * weight, xhat = x * rstd.
+// in: grad, x; row: rstd.
+template <typename A>
+struct RmsNormBackwardOp {
+  static constexpr int kIn = 2, kCols = 1, kSave = 0;
+  using State = SumState<A, 1>;
+  A len;
+  bool has_weight;
+
+  template <int N>
+  KW_HD void accumulate(State& st, const Elems<A, N>& e, const A (&row)[2]) const {
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const A gw = has_weight ? e.in[0][i] * e.col[0][i] : e.in[0][i];
+      st.s[0] += gw * (e.in[1][i] * row[0]);
+    }
+  }
+  KW_HD void finish(const State& st, const A (&)[2], A (&c)[2]) const {
+    c[0] = st.s[0] / len;
+    c[1] = A(0);
+  }
+  template <int N>
+  KW_HD void apply(const Elems<A, N>& e, const A (&row)[2], const A (&c)[2], A (&out)[N]) const {
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const A gw = has_weight ? e.in[0][i] * e.col[0][i] : e.in[0][i];
+      out[i] = row[0] * (gw - e.in[1][i] * row[0] * c[0]);
+    }
+  }
+};
+
+}  // namespace kw
