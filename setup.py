@@ -69,7 +69,7 @@ def _extension():
     kwargs = dict(
         name=sources.EXT_NAME,
         sources=[os.path.relpath(p, ROOT) for p in sources.source_list(CSRC, WITH_CUDA)],
-        include_dirs=[os.path.join(CSRC, "include")],
+        include_dirs=sources.include_dirs(CSRC, WITH_CUDA),
     )
     if WITH_CUDA:
         return CUDAExtension(extra_compile_args={"cxx": cxx, "nvcc": nvcc}, **kwargs)

@@ -6,6 +6,10 @@
 #include "kw/ops.h"
 
 TORCH_LIBRARY(kernelwright, m) {
+  m.def("linear(Tensor x, Tensor weight, Tensor? bias=None, str activation='none') -> Tensor");
+  m.def(
+      "linear_backward(Tensor grad, Tensor x, Tensor weight, Tensor? bias, Tensor output, "
+      "str activation, bool[3] output_mask) -> (Tensor, Tensor, Tensor)");
   m.def("elu(Tensor x, float alpha=1.0) -> Tensor");
   m.def("elu_backward(Tensor grad, Tensor x, float alpha) -> Tensor");
   m.def("sigmoid(Tensor x) -> Tensor");
@@ -36,6 +40,8 @@ TORCH_LIBRARY(kernelwright, m) {
 }
 
 #define KW_IMPL_ALL(m)                                     \
+  m.impl("linear", &kw::linear);                           \
+  m.impl("linear_backward", &kw::linear_backward);         \
   m.impl("elu", &kw::elu);                                 \
   m.impl("elu_backward", &kw::elu_backward);               \
   m.impl("sigmoid", &kw::sigmoid);                         \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build (timed), CUDA tests, benchmarks. Logs go to $OUT (default
 # ./out); the last lines printed are a short summary table.
-#   scripts/gpu_check.sh [build] [test] [bench] [smoke]    (default: build test bench)
+#   scripts/gpu_check.sh [build] [test] [bench] [gemm] [smoke]    (default: build test bench)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -40,6 +40,12 @@ if [[ " $stages " == *" bench "* ]]; then
   python benchmarks/bench_ops.py --out benchmarks/results 2>&1 | tee "$OUT/bench.log"
   summary+=("bench: rc=${PIPESTATUS[0]}")
   cp benchmarks/results/ops_*.json benchmarks/results/ops_*.md benchmarks/results/ops_*.png "$OUT/" 2>/dev/null
+fi
+
+if [[ " $stages " == *" gemm "* ]]; then
+  python benchmarks/bench_gemm_precision.py --sizes ${GEMM_SIZES:-4096,8192} --out benchmarks/results 2>&1 | tee "$OUT/gemm.log"
+  summary+=("gemm precision: rc=${PIPESTATUS[0]}")
+  cp benchmarks/results/gemm_precision_*.json benchmarks/results/gemm_precision_*.md "$OUT/" 2>/dev/null
 fi
 
 echo "==== summary"

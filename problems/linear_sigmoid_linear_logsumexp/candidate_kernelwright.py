@@ -1,5 +1,7 @@
-"""The sigmoid and the logsumexp are kernelwright's; the two GEMMs, 97% of the time, are still
-torch's (cuBLAS) until kernelwright has its own fused linear."""
+"""Compute-bound (two GEMMs, 97% of eager's time): each Linear is one Hopper GEMM with bias and
+sigmoid in its epilogue, so the hidden activation is written once and never re-read for the
+sigmoid; under 'highest' the GEMMs run 3xTF32 with fp32 promotion, under 'high' one TF32 pass;
+the row logsumexp reads the 16384x1024 result once."""
 
 import torch.nn as nn
 
@@ -13,5 +15,5 @@ class ModelNew(nn.Module):
         self.linear2 = nn.Linear(hidden, out_features)
 
     def forward(self, x):
-        x = K.sigmoid(self.linear1(x))
-        return K.logsumexp(self.linear2(x), 1)
+        h = K.linear(x, self.linear1.weight, self.linear1.bias, "sigmoid")
+        return K.logsumexp(K.linear(h, self.linear2.weight, self.linear2.bias), 1)

@@ -3,6 +3,7 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <array>
 #include <optional>
 #include <tuple>
 
@@ -38,5 +39,11 @@ std::tuple<at::Tensor, at::Tensor> rms_norm_backward(const at::Tensor& grad, con
                                                      const at::Tensor& rstd,
                                                      at::IntArrayRef normalized_shape,
                                                      const std::optional<at::Tensor>& weight);
+at::Tensor linear(const at::Tensor& x, const at::Tensor& weight,
+                  const std::optional<at::Tensor>& bias, c10::string_view activation);
+std::tuple<at::Tensor, at::Tensor, at::Tensor> linear_backward(
+    const at::Tensor& grad, const at::Tensor& x, const at::Tensor& weight,
+    const std::optional<at::Tensor>& bias, const at::Tensor& output, c10::string_view activation,
+    std::array<bool, 3> output_mask);
 
 }  // namespace kw

@@ -8,6 +8,7 @@ Importing this module loads (or, if needed, builds) the compiled extension.
 from kernelwright.ops.add import add
 from kernelwright.ops.elu import elu
 from kernelwright.ops.layer_norm import layer_norm
+from kernelwright.ops.linear import linear
 from kernelwright.ops.logsumexp import logsumexp
 from kernelwright.ops.mul import mul
 from kernelwright.ops.rms_norm import rms_norm
@@ -15,4 +16,4 @@ from kernelwright.ops.sigmoid import sigmoid
 from kernelwright.ops.softmax import softmax
 from kernelwright.ops.square import square
 
-__all__ = ["add", "elu", "layer_norm", "logsumexp", "mul", "rms_norm", "sigmoid", "softmax", "square"]
+__all__ = ["add", "elu", "layer_norm", "linear", "logsumexp", "mul", "rms_norm", "sigmoid", "softmax", "square"]

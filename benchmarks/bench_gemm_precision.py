@@ -1,0 +1,135 @@
+"""The speed/accuracy frontier of float32 GEMM on the tensor cores.
+
+For each size, every method multiplies the same float32 operands (random normal); the error is
+the relative Frobenius norm of (result - float64 result). Methods:
+
+  cublas_fp32        torch.mm at precision 'highest' (plain fp32 FMA)
+  cublas_tf32        torch.mm at precision 'high' (one TF32 pass)
+  split3_separate    3xTF32: a_hi@b_hi + a_hi@b_lo + a_lo@b_hi as three TF32 GEMMs
+  split3_concat      3xTF32 as one TF32 GEMM over the concatenated 3K inner dimension
+  bf16x3             a_hi@b_hi + a_hi@b_lo + a_lo@b_hi with bf16 halves, three bf16 GEMMs
+  kernelwright_*     kernelwright.ops.linear at each precision (when the op is built)
+
+Times are medians of CUDA-event timings with the L2 flushed; ratios are against cublas_fp32
+measured in the same run.
+
+    python benchmarks/bench_gemm_precision.py --sizes 4096,8192 --out benchmarks/results
+"""
+
+import argparse
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import environment, result_paths, write_json  # noqa: E402
+
+from kernelwright.timing import time_fn  # noqa: E402
+
+
+def split(x, dtype):
+    hi = x.to(dtype)
+    if dtype == torch.float32:  # TF32: round to 10 mantissa bits
+        hi = _round_tf32(x)
+    lo = (x - hi.float()).to(dtype) if dtype != torch.float32 else _round_tf32(x - hi)
+    return hi, lo
+
+
+def _round_tf32(x):
+    bits = x.contiguous().view(torch.int32)
+    rounded = (bits + 0x1000) & ~0x1FFF  # round half away from zero on the dropped 13 bits
+    return rounded.view(torch.float32)
+
+
+def with_precision(precision, fn):
+    def call():
+        old = torch.get_float32_matmul_precision()
+        torch.set_float32_matmul_precision(precision)
+        try:
+            return fn()
+        finally:
+            torch.set_float32_matmul_precision(old)
+    return call
+
+
+def methods(a, b):
+    """name -> zero-argument callable computing a @ b^T (b is [N, K], as a Linear weight)."""
+    a_hi, a_lo = split(a, torch.float32)
+    b_hi, b_lo = split(b, torch.float32)
+    a_cat = torch.cat([a_hi, a_hi, a_lo], dim=1)
+    b_cat = torch.cat([b_hi, b_lo, b_hi], dim=1)
+    a16_hi, a16_lo = split(a, torch.bfloat16)
+    b16_hi, b16_lo = split(b, torch.bfloat16)
+    m = {
+        "cublas_fp32": with_precision("highest", lambda: a @ b.t()),
+        "cublas_tf32": with_precision("high", lambda: a @ b.t()),
+        "split3_separate": with_precision(
+            "high", lambda: a_hi @ b_hi.t() + (a_hi @ b_lo.t() + a_lo @ b_hi.t())),
+        "split3_concat": with_precision("high", lambda: a_cat @ b_cat.t()),
+        "bf16x3": lambda: (a16_hi @ b16_hi.t()).float()
+        + ((a16_hi @ b16_lo.t()).float() + (a16_lo @ b16_hi.t()).float()),
+    }
+    try:
+        import kernelwright.ops as K
+
+        if hasattr(K, "linear"):
+            for p in ("highest", "high", "medium"):
+                m["kernelwright_" + p] = with_precision(p, lambda: K.linear(a, b))
+    except ImportError:
+        pass
+    return m
+
+
+def rel_error(out, ref):
+    return ((out.double() - ref).norm() / ref.norm()).item()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="4096,8192", help="comma-separated M=N=K values")
+    ap.add_argument("--out", default="benchmarks/results")
+    ap.add_argument("--budget", type=float, default=1.5, help="seconds per timing")
+    args = ap.parse_args()
+    env = environment()
+    rows = []
+    for n in [int(s) for s in args.sizes.split(",")]:
+        gen = torch.Generator(device="cuda").manual_seed(n)
+        a = torch.randn(n, n, device="cuda", generator=gen)
+        b = torch.randn(n, n, device="cuda", generator=gen)
+        ref = a.double() @ b.double().t()
+        base = None
+        for name, fn in methods(a, b).items():
+            err = rel_error(fn(), ref)
+            t = time_fn(fn, device="cuda", budget_s=args.budget)
+            if base is None:
+                base = (t.median_ms, err)
+            row = {
+                "size": n, "method": name, "median_ms": t.median_ms, "rse": t.rse,
+                "tflops": 2 * n ** 3 / (t.median_ms * 1e-3) / 1e12,
+                "rel_error_vs_fp64": err,
+                "speed_vs_cublas_fp32": base[0] / t.median_ms,
+                "error_vs_cublas_fp32": err / base[1],
+            }
+            rows.append(row)
+            print("%5d %-22s %8.3f ms %7.1f TFLOP/s  err %.3e  %5.2fx faster  %6.2fx error" % (
+                n, name, row["median_ms"], row["tflops"], err,
+                row["speed_vs_cublas_fp32"], row["error_vs_cublas_fp32"]), flush=True)
+        del a, b, ref
+        torch.cuda.empty_cache()
+    json_path, md_path, _ = result_paths(args.out, "gemm_precision", env)
+    write_json(json_path, {"environment": env, "rows": rows})
+    with open(md_path, "w") as f:
+        f.write("# float32 GEMM: speed and error against float64\n\n%s, torch %s, CUDA %s, %s\n\n" % (
+            env["device"], env["torch"], env["cuda"], env["date"]))
+        f.write("| M=N=K | method | ms | TFLOP/s | rel. error vs fp64 | speed vs cuBLAS fp32 | error vs cuBLAS fp32 |\n")
+        f.write("|---|---|---|---|---|---|---|\n")
+        for r in rows:
+            f.write("| %d | %s | %.3f | %.1f | %.2e | %.2f | %.2f |\n" % (
+                r["size"], r["method"], r["median_ms"], r["tflops"], r["rel_error_vs_fp64"],
+                r["speed_vs_cublas_fp32"], r["error_vs_cublas_fp32"]))
+    print("wrote", json_path, md_path)
+
+
+if __name__ == "__main__":
+    main()

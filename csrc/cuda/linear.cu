@@ -1,0 +1,100 @@
+// Chooses the Hopper GEMM kernel for a linear call, or says why none applies (the caller then
+// falls back to cuBLAS through ATen). This file includes no CUTLASS headers: the kernels live in
+// linear_<kind>.cu, compiled in parallel.
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstdint>
+
+#include "kw/elementwise_args.h"
+#include "kw/gemm.h"
+
+namespace kw {
+namespace cuda {
+
+int compute_capability();
+
+#if defined(KW_WITH_CUTLASS) && defined(KW_SM90A)
+#define KW_DECLARE_LINEAR(Kind)                       \
+  const char* Kind##_unsupported(const GemmArgs& g);  \
+  size_t Kind##_workspace_bytes(const GemmArgs& g);   \
+  int Kind##_run(const GemmArgs& g, void* workspace, void* stream);
+KW_DECLARE_LINEAR(linear_tf32)
+KW_DECLARE_LINEAR(linear_tf32_split3)
+KW_DECLARE_LINEAR(linear_bf16)
+KW_DECLARE_LINEAR(linear_fp16)
+#undef KW_DECLARE_LINEAR
+
+namespace {
+
+enum class Kind { kNone, kTf32, kTf32Split3, kBf16, kFp16 };
+
+Kind kind_of(const GemmArgs& g) {
+  const auto dtype = static_cast<DType>(g.dtype);
+  const auto method = static_cast<GemmMethod>(g.method);
+  if (dtype == DType::Float32 && method == GemmMethod::kTf32) return Kind::kTf32;
+  if (dtype == DType::Float32 && method == GemmMethod::kTf32Split3) return Kind::kTf32Split3;
+  if (dtype == DType::BFloat16 && method == GemmMethod::kHalf) return Kind::kBf16;
+  if (dtype == DType::Float16 && method == GemmMethod::kHalf) return Kind::kFp16;
+  return Kind::kNone;
+}
+
+bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+
+}  // namespace
+
+const char* gemm_unsupported(const GemmArgs& g) {
+  const Kind kind = kind_of(g);
+  if (kind == Kind::kNone) return "no tensor-core kernel for this dtype and method";
+  if (compute_capability() != 90) return "the GEMM kernels are built for Hopper (sm_90a) only";
+  if (g.m <= 0 || g.n <= 0 || g.k <= 0) return "an empty dimension";
+  if (g.m > INT_MAX || g.n > INT_MAX || g.k > INT_MAX) return "a dimension over 2^31";
+  const int64_t align = static_cast<DType>(g.dtype) == DType::Float32 ? 4 : 8;  // 16 bytes
+  if (g.k % align || g.n % align || g.lda % align || g.ldb % align || g.ldd % align)
+    return "k, n and the row strides must be multiples of 16 bytes for TMA";
+  if (!aligned16(g.a) || !aligned16(g.b) || !aligned16(g.d) || (g.bias && !aligned16(g.bias)))
+    return "operands must be 16-byte aligned for TMA";
+  switch (kind) {
+    case Kind::kTf32: return linear_tf32_unsupported(g);
+    case Kind::kTf32Split3: return linear_tf32_split3_unsupported(g);
+    case Kind::kBf16: return linear_bf16_unsupported(g);
+    default: return linear_fp16_unsupported(g);
+  }
+}
+
+size_t gemm_workspace_bytes(const GemmArgs& g) {
+  switch (kind_of(g)) {
+    case Kind::kTf32: return linear_tf32_workspace_bytes(g);
+    case Kind::kTf32Split3: return linear_tf32_split3_workspace_bytes(g);
+    case Kind::kBf16: return linear_bf16_workspace_bytes(g);
+    case Kind::kFp16: return linear_fp16_workspace_bytes(g);
+    default: return 0;
+  }
+}
+
+int gemm(const GemmArgs& g, void* workspace, void* stream) {
+  switch (kind_of(g)) {
+    case Kind::kTf32: return linear_tf32_run(g, workspace, stream);
+    case Kind::kTf32Split3: return linear_tf32_split3_run(g, workspace, stream);
+    case Kind::kBf16: return linear_bf16_run(g, workspace, stream);
+    case Kind::kFp16: return linear_fp16_run(g, workspace, stream);
+    default: return static_cast<int>(cudaErrorNotSupported);
+  }
+}
+
+#else  // no CUTLASS or no sm_90a code in this build
+
+const char* gemm_unsupported(const GemmArgs&) {
+#ifndef KW_WITH_CUTLASS
+  return "kernelwright was built without CUTLASS (pip install nvidia-cutlass, then rebuild)";
+#else
+  return "kernelwright was built without sm_90a code (TORCH_CUDA_ARCH_LIST lacks 9.0a)";
+#endif
+}
+size_t gemm_workspace_bytes(const GemmArgs&) { return 0; }
+int gemm(const GemmArgs&, void*, void*) { return static_cast<int>(cudaErrorNotSupported); }
+
+#endif
+
+}  // namespace cuda
+}  // namespace kw

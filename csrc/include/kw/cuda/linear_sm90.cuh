@@ -1,0 +1,176 @@
+// Hopper GEMM kernels with the linear epilogue, built from CUTLASS 3 collectives.
+//
+// CUTLASS supplies the TMA + wgmma warp-specialized mainloop; what is ours is the epilogue
+// (per-column bias, then an activation chosen at run time so one instantiation serves them all)
+// and, for 3xTF32, the promotion of tensor-core partial sums into fp32 registers: Hopper's
+// tensor cores accumulate with truncation, so a K-long accumulation in them loses bits that
+// split operands alone cannot win back. The promoting mainloop is CUTLASS's FP8 one, which
+// adds the tensor-core accumulator into a second fp32 accumulator every few instructions.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "cute/tensor.hpp"
+#include "cutlass/cutlass.h"
+#include "cutlass/epilogue/collective/collective_builder.hpp"
+#include "cutlass/epilogue/fusion/operations.hpp"
+#include "cutlass/gemm/collective/collective_builder.hpp"
+#include "cutlass/gemm/device/gemm_universal_adapter.h"
+#include "cutlass/gemm/dispatch_policy.hpp"
+#include "cutlass/gemm/kernel/gemm_universal.hpp"
+#include "kw/gemm.h"
+
+namespace kw {
+namespace cuda {
+
+int sm_count();
+
+// The activation as a CUTLASS epilogue compute functor whose kind is a run-time argument.
+template <class T>
+struct LinearActivation {
+  struct Arguments {
+    int kind = 0;
+  };
+  CUTLASS_HOST_DEVICE T operator()(T const& x, Arguments const& args) const {
+    switch (static_cast<Activation>(args.kind)) {
+      case Activation::kRelu:
+        return x < T(0) ? T(0) : x;  // keeps NaN, as torch.relu does
+      case Activation::kSigmoid:
+        return T(1) / (T(1) + expf(-x));
+      case Activation::kGelu:
+        return T(0.5) * x * (T(1) + erff(x * T(0.70710678118654752)));
+      case Activation::kGeluTanh: {
+        const T inner = T(0.79788456080286536) * (x + T(0.044715) * x * x * x);
+        return T(0.5) * x * (T(1) + tanhf(inner));
+      }
+      default:
+        return x;
+    }
+  }
+};
+
+template <class T, int N>
+struct LinearActivation<cutlass::Array<T, N>> {
+  using Arguments = typename LinearActivation<T>::Arguments;
+  CUTLASS_HOST_DEVICE cutlass::Array<T, N> operator()(cutlass::Array<T, N> const& x,
+                                                      Arguments const& args) const {
+    LinearActivation<T> op;
+    cutlass::Array<T, N> y;
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < N; ++i) y[i] = op(x[i], args);
+    return y;
+  }
+};
+
+template <class Element, class TileShape, class ClusterShape, bool Promoted>
+struct LinearSm90 {
+  using LayoutA = cutlass::layout::RowMajor;     // [m, k]
+  using LayoutB = cutlass::layout::ColumnMajor;  // [n, k] read as a k x n column-major B
+  using LayoutD = cutlass::layout::RowMajor;
+  static constexpr int kAlign = 16 / sizeof(Element);
+  using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
+
+  using Fusion = cutlass::epilogue::fusion::LinCombPerColBiasEltAct<LinearActivation, Element, float,
+                                                                    Element, Element, float>;
+  using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
+      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, void, LayoutD, kAlign, Element,
+      LayoutD, kAlign, EpilogueSchedule, Fusion>::CollectiveOp;
+
+  using BuiltMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, LayoutA, kAlign, Element, LayoutB,
+      kAlign, float, TileShape, ClusterShape,
+      cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(
+          sizeof(typename Epilogue::SharedStorage))>,
+      Schedule>::CollectiveOp;
+
+  // Same tiles, copies and smem layouts; only the dispatch policy changes to the promoting one.
+  using M = BuiltMainloop;
+  using PromotedMainloop = cutlass::gemm::collective::CollectiveMma<
+      cutlass::gemm::MainloopSm90TmaGmmaWarpSpecializedFP8<M::DispatchPolicy::Stages, ClusterShape,
+                                                            Schedule>,
+      TileShape, typename M::ElementA, typename M::StrideA, typename M::ElementB, typename M::StrideB,
+      typename M::TiledMma, typename M::GmemTiledCopyA, typename M::SmemLayoutAtomA,
+      typename M::SmemCopyAtomA, typename M::TransformA, typename M::GmemTiledCopyB,
+      typename M::SmemLayoutAtomB, typename M::SmemCopyAtomB, typename M::TransformB>;
+
+  using Mainloop = cute::conditional_t<Promoted, PromotedMainloop, BuiltMainloop>;
+  // Stream-K: when output tiles are fewer than SMs (small m*n, long k) the k loop is shared out
+  // too; with plenty of tiles it degenerates to the plain persistent schedule.
+  using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>, Mainloop,
+                                                      Epilogue, cutlass::gemm::StreamKScheduler>;
+  using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
+
+  static typename Gemm::Arguments arguments(const GemmArgs& g) {
+    using StrideA = typename Gemm::GemmKernel::StrideA;
+    using StrideB = typename Gemm::GemmKernel::StrideB;
+    using StrideD = typename Gemm::GemmKernel::StrideD;
+    const int m = static_cast<int>(g.m), n = static_cast<int>(g.n), k = static_cast<int>(g.k);
+    StrideA sa = cute::make_stride(g.lda, cute::Int<1>{}, int64_t{0});
+    StrideB sb = cute::make_stride(g.ldb, cute::Int<1>{}, int64_t{0});
+    StrideD sd = cute::make_stride(g.ldd, cute::Int<1>{}, int64_t{0});
+    cutlass::KernelHardwareInfo hw;
+    cudaGetDevice(&hw.device_id);
+    hw.sm_count = sm_count();
+    typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm,
+                                  {m, n, k, 1},
+                                  {static_cast<const Element*>(g.a), sa,
+                                   static_cast<const Element*>(g.b), sb},
+                                  {{}, nullptr, sd, static_cast<Element*>(g.d), sd},
+                                  hw};
+    args.epilogue.thread.alpha = 1.0f;
+    args.epilogue.thread.beta = 0.0f;
+    args.epilogue.thread.bias_ptr = static_cast<const Element*>(g.bias);
+    args.epilogue.thread.activation.kind = g.activation;
+    if constexpr (Promoted) {
+      args.mainloop.mma_promotion_interval = static_cast<uint32_t>(g.promotion_interval);
+    }
+    return args;
+  }
+
+  static const char* unsupported(const GemmArgs& g) {
+    auto args = arguments(g);
+    return Gemm::can_implement(args) == cutlass::Status::kSuccess
+               ? nullptr
+               : "the CUTLASS kernel cannot take these shapes, strides or promotion interval";
+  }
+
+  static size_t workspace_bytes(const GemmArgs& g) { return Gemm::get_workspace_size(arguments(g)); }
+
+  static int run(const GemmArgs& g, void* workspace, void* stream) {
+    Gemm gemm;
+    auto args = arguments(g);
+    auto s = static_cast<cudaStream_t>(stream);
+    cutlass::Status st = gemm.initialize(args, workspace, s);
+    if (st == cutlass::Status::kSuccess) st = gemm.run(s);
+    if (st != cutlass::Status::kSuccess) {
+      cudaError_t e = cudaGetLastError();
+      return e != cudaSuccess ? static_cast<int>(e) : static_cast<int>(cudaErrorLaunchFailure);
+    }
+    return static_cast<int>(cudaGetLastError());
+  }
+};
+
+// Tile shapes: 128x256 keeps wgmma's operand reuse high; the promoting kernel holds a second
+// accumulator, so it takes 128x128 to stay within the register file.
+using LinearTf32 = LinearSm90<float, cute::Shape<cute::_128, cute::_256, cute::_32>,
+                              cute::Shape<cute::_1, cute::_2, cute::_1>, false>;
+using LinearTf32Split3 = LinearSm90<float, cute::Shape<cute::_128, cute::_128, cute::_32>,
+                                    cute::Shape<cute::_1, cute::_2, cute::_1>, true>;
+using LinearBf16 = LinearSm90<cutlass::bfloat16_t, cute::Shape<cute::_128, cute::_256, cute::_64>,
+                              cute::Shape<cute::_1, cute::_2, cute::_1>, false>;
+using LinearFp16 = LinearSm90<cutlass::half_t, cute::Shape<cute::_128, cute::_256, cute::_64>,
+                              cute::Shape<cute::_1, cute::_2, cute::_1>, false>;
+
+// One instantiation per translation unit (csrc/cuda/linear_<kind>.cu), so that they compile in
+// parallel; csrc/cuda/linear.cu declares these entry points and dispatches among them.
+#define KW_DEFINE_LINEAR(Kind, Config)                                                      \
+  const char* Kind##_unsupported(const GemmArgs& g) { return Config::unsupported(g); }      \
+  size_t Kind##_workspace_bytes(const GemmArgs& g) { return Config::workspace_bytes(g); }   \
+  int Kind##_run(const GemmArgs& g, void* workspace, void* stream) {                        \
+    return Config::run(g, workspace, stream);                                               \
+  }
+
+}  // namespace cuda
+}  // namespace kw

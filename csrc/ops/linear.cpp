@@ -1,0 +1,213 @@
+// Torch-facing glue of linear: argument checks, the float32 precision rule, the operand split for
+// 3xTF32, and the fallback to cuBLAS through ATen for what the Hopper kernels do not take (other
+// GPUs, odd alignments, float64, the CPU).
+#include <ATen/Context.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/addmm.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/gelu.h>
+#include <ATen/ops/gelu_backward.h>
+#include <ATen/ops/mm.h>
+#include <ATen/ops/relu.h>
+#include <ATen/ops/sigmoid.h>
+#include <ATen/ops/sum.h>
+#include <ATen/ops/threshold_backward.h>
+#include <c10/core/DeviceGuard.h>
+
+#include <string>
+
+#include "kw/gemm.h"
+#include "kw/ops.h"
+#include "kw/tensor_checks.h"
+#include "launch.h"
+
+namespace kw {
+namespace {
+
+Activation parse_activation(const char* op, c10::string_view s) {
+  if (s == "none") return Activation::kNone;
+  if (s == "relu") return Activation::kRelu;
+  if (s == "sigmoid") return Activation::kSigmoid;
+  if (s == "gelu") return Activation::kGelu;
+  if (s == "gelu_tanh") return Activation::kGeluTanh;
+  TORCH_CHECK_VALUE(false, "kernelwright.", op,
+                    "(): argument 'activation' must be one of 'none', 'relu', 'sigmoid', 'gelu', "
+                    "'gelu_tanh' (or None), but got '", std::string(s.data(), s.size()), "'");
+}
+
+void check_same(const char* op, const at::Tensor& x, const char* name, const at::Tensor& t) {
+  TORCH_CHECK_TYPE(t.scalar_type() == x.scalar_type(), "kernelwright.", op, "(): argument '",
+                   name, "' has dtype ", t.scalar_type(), " but argument 'x' has dtype ",
+                   x.scalar_type(), "; they must match");
+  TORCH_CHECK_VALUE(t.device() == x.device(), "kernelwright.", op, "(): argument '", name,
+                    "' is on ", t.device(), " but argument 'x' is on ", x.device(),
+                    "; tensors must be on the same device");
+}
+
+void check_linear_args(const char* op, const at::Tensor& x, const at::Tensor& weight,
+                       const std::optional<at::Tensor>& bias) {
+  check_floating(op, "x", x);
+  check_floating(op, "weight", weight);
+  check_same(op, x, "weight", weight);
+  TORCH_CHECK_VALUE(weight.dim() == 2, "kernelwright.", op,
+                    "(): argument 'weight' must be 2-D [out_features, in_features], but has shape ",
+                    shape_str(weight.sizes()));
+  TORCH_CHECK_VALUE(x.dim() >= 1 && x.size(-1) == weight.size(1), "kernelwright.", op,
+                    "(): argument 'x' must have in_features = ", num(weight.size(1)),
+                    " (weight.shape[1]) as its last dim, but has shape ", shape_str(x.sizes()));
+  if (bias.has_value() && bias->defined()) {
+    check_floating(op, "bias", *bias);
+    check_same(op, x, "bias", *bias);
+    TORCH_CHECK_VALUE(bias->dim() == 1 && bias->size(0) == weight.size(0), "kernelwright.", op,
+                      "(): argument 'bias' must have shape [", num(weight.size(0)),
+                      "] (out_features), but has shape ", shape_str(bias->sizes()));
+  }
+}
+
+void activate_(at::Tensor& z, Activation act) {
+  switch (act) {
+    case Activation::kRelu: at::relu_(z); break;
+    case Activation::kSigmoid: at::sigmoid_(z); break;
+    case Activation::kGelu: at::gelu_(z, "none"); break;
+    case Activation::kGeluTanh: at::gelu_(z, "tanh"); break;
+    default: break;
+  }
+}
+
+#ifdef KW_WITH_CUDA
+int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+bool k_major(const at::Tensor& t) {
+  return t.stride(1) == 1 && t.stride(0) >= t.size(1);
+}
+
+// a [m, k] @ b[n, k]^T on the Hopper kernels; an undefined tensor when none applies.
+at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor& bias,
+                     Activation act) {
+  c10::DeviceGuard guard(a.device());
+  const int64_t m = a.size(0), n = b.size(0), k = a.size(1);
+  GemmArgs g{};
+  g.dtype = static_cast<int>(to_kw_dtype(a.scalar_type()));
+  g.activation = static_cast<int>(act);
+  g.m = m;
+  g.n = n;
+  g.bias = bias.defined() ? bias.data_ptr() : nullptr;
+  at::Tensor out = at::empty({m, n}, a.options());
+  g.d = out.data_ptr();
+  g.ldd = n;
+  at::Tensor a_op = a, b_op = b;
+  const bool fp32 = a.scalar_type() == at::kFloat;
+  const bool highest = at::globalContext().float32MatmulPrecision() ==
+                       at::Float32MatmulPrecision::HIGHEST;
+  if (fp32 && highest) {
+    g.method = static_cast<int>(GemmMethod::kTf32Split3);
+    // Every tensor-core instruction's partial sum reaches the fp32 accumulator within one
+    // 32-deep k-tile, which keeps truncation in the tensor cores below fp32's own rounding.
+    g.promotion_interval = 4;
+    const int64_t seg = round_up(k, 4);
+    g.k = 3 * seg;
+    g.lda = g.ldb = 3 * seg;
+    g.a = g.b = out.data_ptr();  // placeholders of the right alignment for the check below
+    if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
+    a_op = at::empty({m, 3 * seg}, a.options());
+    b_op = at::empty({n, 3 * seg}, a.options());
+    void* stream = current_cuda_stream(a.device());
+    int err = cuda::split_tf32(a.data_ptr<float>(), m, k, a.stride(0), a.stride(1),
+                               a_op.data_ptr<float>(), seg, true, stream);
+    if (err == 0)
+      err = cuda::split_tf32(b.data_ptr<float>(), n, k, b.stride(0), b.stride(1),
+                             b_op.data_ptr<float>(), seg, false, stream);
+    TORCH_CHECK(err == 0, "kernelwright.linear(): CUDA kernel launch failed: ",
+                cuda_error_string(err));
+  } else {
+    g.method = static_cast<int>(fp32 ? GemmMethod::kTf32 : GemmMethod::kHalf);
+    if (!k_major(a) || !k_major(b)) return at::Tensor();  // cuBLAS takes transposes as they are
+    g.k = k;
+    g.lda = a.stride(0);
+    g.ldb = b.stride(0);
+  }
+  g.a = a_op.data_ptr();
+  g.b = b_op.data_ptr();
+  if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
+  at::Tensor workspace;
+  const size_t ws = cuda::gemm_workspace_bytes(g);
+  if (ws > 0) workspace = at::empty({static_cast<int64_t>(ws)}, a.options().dtype(at::kByte));
+  const int err = cuda::gemm(g, ws > 0 ? workspace.data_ptr() : nullptr,
+                             current_cuda_stream(a.device()));
+  TORCH_CHECK(err == 0, "kernelwright.linear(): CUDA kernel launch failed: ",
+              cuda_error_string(err));
+  return out;
+}
+#endif
+
+// act(a [m, k] @ b [n, k]^T + bias) for any strides.
+at::Tensor linear_2d(const at::Tensor& a, const at::Tensor& b, const at::Tensor& bias,
+                     Activation act) {
+#ifdef KW_WITH_CUDA
+  if (a.is_cuda() && a.scalar_type() != at::kDouble) {
+    at::Tensor out = gemm_cuda(a, b, bias.defined() ? bias.contiguous() : bias, act);
+    if (out.defined()) return out;
+  }
+#endif
+  at::Tensor out = bias.defined() ? at::addmm(bias, a, b.t()) : at::mm(a, b.t());
+  activate_(out, act);
+  return out;
+}
+
+std::vector<int64_t> out_shape(const at::Tensor& x, int64_t n) {
+  std::vector<int64_t> shape(x.sizes().begin(), x.sizes().end() - 1);
+  shape.push_back(n);
+  return shape;
+}
+
+}  // namespace
+
+at::Tensor linear(const at::Tensor& x, const at::Tensor& weight,
+                  const std::optional<at::Tensor>& bias, c10::string_view activation) {
+  check_linear_args("linear", x, weight, bias);
+  const Activation act = parse_activation("linear", activation);
+  const at::Tensor b = bias.has_value() ? *bias : at::Tensor();
+  const at::Tensor out = linear_2d(x.reshape({-1, x.size(-1)}), weight, b, act);
+  return out.view(out_shape(x, weight.size(0)));
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> linear_backward(
+    const at::Tensor& grad, const at::Tensor& x, const at::Tensor& weight,
+    const std::optional<at::Tensor>& bias, const at::Tensor& output, c10::string_view activation,
+    std::array<bool, 3> output_mask) {
+  check_linear_args("linear_backward", x, weight, bias);
+  check_floating("linear_backward", "grad", grad);
+  check_same("linear_backward", x, "grad", grad);
+  check_same("linear_backward", x, "output", output);
+  const Activation act = parse_activation("linear_backward", activation);
+  const int64_t n = weight.size(0), k = weight.size(1);
+  TORCH_CHECK_VALUE(grad.sizes() == output.sizes() && output.sizes() == out_shape(x, n),
+                    "kernelwright.linear_backward(): arguments 'grad' and 'output' must have shape ",
+                    shape_str(out_shape(x, n)), ", but have shapes ", shape_str(grad.sizes()),
+                    " and ", shape_str(output.sizes()));
+  const at::Tensor x2 = x.reshape({-1, k});
+  at::Tensor g = grad.reshape({-1, n});
+  const at::Tensor y = output.reshape({-1, n});
+  const at::Tensor b = bias.has_value() ? *bias : at::Tensor();
+  switch (act) {
+    case Activation::kRelu: g = at::threshold_backward(g, y, 0); break;
+    case Activation::kSigmoid: g = sigmoid_backward(g, y); break;
+    case Activation::kGelu:
+    case Activation::kGeluTanh: {
+      // GELU's derivative needs the pre-activation, which the forward did not keep.
+      const at::Tensor z = linear_2d(x2, weight, b, Activation::kNone);
+      g = at::gelu_backward(g, z, act == Activation::kGelu ? "none" : "tanh");
+      break;
+    }
+    default: break;
+  }
+  const at::Tensor none;
+  at::Tensor gx = output_mask[0] ? linear_2d(g, weight.t(), none, Activation::kNone).view(x.sizes())
+                                 : at::empty({0}, x.options());
+  at::Tensor gw = output_mask[1] ? linear_2d(g.t(), x2.t(), none, Activation::kNone)
+                                 : at::empty({0}, x.options());
+  at::Tensor gb = output_mask[2] && b.defined() ? at::sum(g, 0) : at::empty({0}, x.options());
+  return {gx, gw, gb};
+}
+
+}  // namespace kw
