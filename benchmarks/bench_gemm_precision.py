@@ -8,7 +8,8 @@ the relative Frobenius norm of (result - float64 result). Methods:
   split3_separate    3xTF32: a_hi@b_hi + a_hi@b_lo + a_lo@b_hi as three TF32 GEMMs
   split3_concat      3xTF32 as one TF32 GEMM over the concatenated 3K inner dimension
   bf16x3             a_hi@b_hi + a_hi@b_lo + a_lo@b_hi with bf16 halves, three bf16 GEMMs
-  kernelwright_*     kernelwright.ops.linear at each precision (when the op is built)
+  kernelwright_*     kernelwright.ops.linear at each precision (when the op is built), and at
+                     'highest' with fewer fp32 promotions (_promote8, _promote16)
 
 Times are medians of CUDA-event timings with the L2 flushed; ratios are against cublas_fp32
 measured in the same run.
@@ -53,6 +54,20 @@ def with_precision(precision, fn):
     return call
 
 
+def with_env(name, value, fn):
+    def call():
+        old = os.environ.get(name)
+        os.environ[name] = value
+        try:
+            return fn()
+        finally:
+            if old is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = old
+    return call
+
+
 def methods(a, b):
     """name -> zero-argument callable computing a @ b^T (b is [N, K], as a Linear weight)."""
     a_hi, a_lo = split(a, torch.float32)
@@ -76,6 +91,10 @@ def methods(a, b):
         if hasattr(K, "linear"):
             for p in ("highest", "high", "medium"):
                 m["kernelwright_" + p] = with_precision(p, lambda: K.linear(a, b))
+            for interval in (8, 16):  # fewer promotions: faster, less accurate
+                m["kernelwright_highest_promote%d" % interval] = with_env(
+                    "KERNELWRIGHT_GEMM_PROMOTION_INTERVAL", str(interval),
+                    with_precision("highest", lambda: K.linear(a, b)))
     except ImportError:
         pass
     return m

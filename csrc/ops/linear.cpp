@@ -14,6 +14,7 @@
 #include <ATen/ops/threshold_backward.h>
 #include <c10/core/DeviceGuard.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "kw/gemm.h"
@@ -81,6 +82,15 @@ bool k_major(const at::Tensor& t) {
   return t.stride(1) == 1 && t.stride(0) >= t.size(1);
 }
 
+// Tensor-core instructions (8 deep in k each) between promotions of the partial sum to fp32.
+// 4 (one 32-deep k-tile) measured 0.4x cuBLAS fp32's error; KERNELWRIGHT_GEMM_PROMOTION_INTERVAL
+// (a multiple of 4) trades accuracy for speed, for measuring that frontier.
+int promotion_interval() {
+  const char* env = std::getenv("KERNELWRIGHT_GEMM_PROMOTION_INTERVAL");
+  const int v = env ? std::atoi(env) : 0;
+  return v > 0 && v % 4 == 0 ? v : 4;
+}
+
 // a [m, k] @ b[n, k]^T on the Hopper kernels; an undefined tensor when none applies.
 at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor& bias,
                      Activation act) {
@@ -101,9 +111,7 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
                        at::Float32MatmulPrecision::HIGHEST;
   if (fp32 && highest) {
     g.method = static_cast<int>(GemmMethod::kTf32Split3);
-    // Every tensor-core instruction's partial sum reaches the fp32 accumulator within one
-    // 32-deep k-tile, which keeps truncation in the tensor cores below fp32's own rounding.
-    g.promotion_interval = 4;
+    g.promotion_interval = promotion_interval();
     const int64_t seg = round_up(k, 4);
     g.k = 3 * seg;
     g.lda = g.ldb = 3 * seg;
@@ -154,6 +162,13 @@ at::Tensor linear_2d(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   return out;
 }
 
+// x as [rows, in_features]; rows from the sizes, since -1 is ambiguous when in_features is 0.
+at::Tensor rows_of(const at::Tensor& x) {
+  int64_t rows = 1;
+  for (int64_t d = 0; d + 1 < x.dim(); ++d) rows *= x.size(d);
+  return x.reshape({rows, x.size(-1)});
+}
+
 std::vector<int64_t> out_shape(const at::Tensor& x, int64_t n) {
   std::vector<int64_t> shape(x.sizes().begin(), x.sizes().end() - 1);
   shape.push_back(n);
@@ -167,7 +182,7 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& weight,
   check_linear_args("linear", x, weight, bias);
   const Activation act = parse_activation("linear", activation);
   const at::Tensor b = bias.has_value() ? *bias : at::Tensor();
-  const at::Tensor out = linear_2d(x.reshape({-1, x.size(-1)}), weight, b, act);
+  const at::Tensor out = linear_2d(rows_of(x), weight, b, act);
   return out.view(out_shape(x, weight.size(0)));
 }
 
@@ -185,9 +200,9 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> linear_backward(
                     "kernelwright.linear_backward(): arguments 'grad' and 'output' must have shape ",
                     shape_str(out_shape(x, n)), ", but have shapes ", shape_str(grad.sizes()),
                     " and ", shape_str(output.sizes()));
-  const at::Tensor x2 = x.reshape({-1, k});
-  at::Tensor g = grad.reshape({-1, n});
-  const at::Tensor y = output.reshape({-1, n});
+  const at::Tensor x2 = rows_of(x);
+  at::Tensor g = rows_of(grad);
+  const at::Tensor y = rows_of(output);
   const at::Tensor b = bias.has_value() ? *bias : at::Tensor();
   switch (act) {
     case Activation::kRelu: g = at::threshold_backward(g, y, 0); break;
