@@ -19,7 +19,7 @@ void layer_norm_backward(const RowArgs& a) {
   dispatch_dtype(a.dtype, [&](auto tag) {
     using T = decltype(tag);
     using A = acc_t<T>;
-    run_rows<T>(LayerNormBackwardOp<A>{static_cast<A>(a.len), a.col[0] != nullptr}, a);
+    run_rows<T>(NormBackwardOp<A, true>{static_cast<A>(a.len), a.col[0] != nullptr}, a);
     norm_param_grads<T>(a);
   });
 }

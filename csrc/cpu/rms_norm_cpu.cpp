@@ -17,7 +17,7 @@ void rms_norm_backward(const RowArgs& a) {
   dispatch_dtype(a.dtype, [&](auto tag) {
     using T = decltype(tag);
     using A = acc_t<T>;
-    run_rows<T>(RmsNormBackwardOp<A>{static_cast<A>(a.len), a.col[0] != nullptr}, a);
+    run_rows<T>(NormBackwardOp<A, false>{static_cast<A>(a.len), a.col[0] != nullptr}, a);
     norm_param_grads<T>(a);
   });
 }

@@ -15,31 +15,14 @@ namespace kw {
 namespace cpu {
 
 template <typename T>
-struct RowPtrs {
-  using A = acc_t<T>;
-  const T* in[2];
-  const T* col[2];
-  const A* row_in[2];
-  T* out;
-  A* row_out[2];
-
-  explicit RowPtrs(const RowArgs& a) {
-    for (int k = 0; k < 2; ++k) {
-      in[k] = static_cast<const T*>(a.in[k]);
-      col[k] = static_cast<const T*>(a.col[k]);
-      row_in[k] = static_cast<const A*>(a.row_in[k]);
-      row_out[k] = static_cast<A*>(a.row_out[k]);
-    }
-    out = static_cast<T*>(a.out);
-  }
-};
+using Ptrs = RowPtrs<T, acc_t<T>>;
 
 // Runs op over every line (row r, inner index i) of a's [rows, len, inner] tensor.
 template <typename T, typename Op>
 void run_rows(const Op& op, const RowArgs& a) {
   using A = acc_t<T>;
   using S = typename Op::State;
-  const RowPtrs<T> p(a);
+  const Ptrs<T> p(a);
   const int64_t len = a.len, inner = a.inner;
   const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(len, 1));
   at::parallel_for(0, a.rows * inner, grain, [&](int64_t begin, int64_t end) {
@@ -58,7 +41,7 @@ void run_rows(const Op& op, const RowArgs& a) {
         load(j, e);
         op.accumulate(s, e, row);
       });
-      A c[2];
+      A c[kCoefs];
       op.finish(st, row, c);
       for (int k = 0; k < Op::kSave; ++k) p.row_out[k][line] = c[k];
       for (int64_t j = 0; j < len; ++j) {
@@ -77,7 +60,7 @@ void run_rows(const Op& op, const RowArgs& a) {
 template <typename T>
 void norm_param_grads(const RowArgs& a) {
   using A = acc_t<T>;
-  const RowPtrs<T> p(a);
+  const Ptrs<T> p(a);
   T* gw = static_cast<T*>(a.col_out[0]);
   T* gb = static_cast<T*>(a.col_out[1]);
   if (!gw && !gb) return;
@@ -86,15 +69,15 @@ void norm_param_grads(const RowArgs& a) {
   const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(a.rows, 1));
   at::parallel_for(0, a.len, grain, [&](int64_t begin, int64_t end) {
     for (int64_t j = begin; j < end; ++j) {
-      A sw = A(0), sb = A(0);
-      for (int64_t r = 0; r < a.rows; ++r) {
+      using S = SumState<A, 2>;
+      const S st = pairwise_fold<S>(a.rows, [&](int64_t r, S& s) {
         const A g = static_cast<A>(p.in[0][r * a.len + j]);
         const A x = static_cast<A>(p.in[1][r * a.len + j]);
-        sw += g * ((mean ? x - mean[r] : x) * rstd[r]);
-        sb += g;
-      }
-      if (gw) gw[j] = static_cast<T>(sw);
-      if (gb) gb[j] = static_cast<T>(sb);
+        s.s[0] += g * ((mean ? x - mean[r] : x) * rstd[r]);
+        s.s[1] += g;
+      });
+      if (gw) gw[j] = static_cast<T>(st.s[0]);
+      if (gb) gb[j] = static_cast<T>(st.s[1]);
     }
   });
 }

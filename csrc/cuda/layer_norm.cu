@@ -20,7 +20,7 @@ int layer_norm_backward(const RowArgs& a, void* workspace, int64_t* workspace_by
   return dispatch_dtype(a.dtype, [&](auto tag) {
     using T = decltype(tag);
     using A = acc_t<T>;
-    const LayerNormBackwardOp<A> op{static_cast<A>(a.len), a.col[0] != nullptr};
+    const NormBackwardOp<A, true> op{static_cast<A>(a.len), a.col[0] != nullptr};
     return rows::query_or_run<T>(op, a, workspace, workspace_bytes, stream);
   });
 }

@@ -15,7 +15,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm(const at::Tensor& x,
                                                           const std::optional<at::Tensor>& bias,
                                                           double eps) {
   const char* op = "layer_norm";
-  RowArgs a = row_args(x);
+  RowArgs a;
   const auto lead = check_normalized(op, x, normalized_shape, a);
   const at::Tensor w = check_param(op, "weight", weight, x, normalized_shape);
   const at::Tensor b = check_param(op, "bias", bias, x, normalized_shape);
@@ -38,7 +38,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_backward(
     const at::Tensor& grad, const at::Tensor& x, const at::Tensor& mean, const at::Tensor& rstd,
     at::IntArrayRef normalized_shape, const std::optional<at::Tensor>& weight, bool has_bias) {
   const char* op = "layer_norm_backward";
-  RowArgs a = row_args(x);
+  RowArgs a;
   const auto lead = check_normalized(op, x, normalized_shape, a);
   const at::Tensor g = check_grad(op, grad, "x", x);
   const at::Tensor m = check_stat(op, "mean", mean, x, lead);

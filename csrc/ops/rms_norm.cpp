@@ -15,7 +15,7 @@ std::tuple<at::Tensor, at::Tensor> rms_norm(const at::Tensor& x, at::IntArrayRef
                                             const std::optional<at::Tensor>& weight,
                                             std::optional<double> eps) {
   const char* op = "rms_norm";
-  RowArgs a = row_args(x);
+  RowArgs a;
   const auto lead = check_normalized(op, x, normalized_shape, a);
   const at::Tensor w = check_param(op, "weight", weight, x, normalized_shape);
   const at::Tensor xc = x.contiguous();
@@ -38,7 +38,7 @@ std::tuple<at::Tensor, at::Tensor> rms_norm_backward(const at::Tensor& grad, con
                                                      at::IntArrayRef normalized_shape,
                                                      const std::optional<at::Tensor>& weight) {
   const char* op = "rms_norm_backward";
-  RowArgs a = row_args(x);
+  RowArgs a;
   const auto lead = check_normalized(op, x, normalized_shape, a);
   const at::Tensor g = check_grad(op, grad, "x", x);
   const at::Tensor r = check_stat(op, "rstd", rstd, x, lead);

@@ -73,8 +73,9 @@ inline at::Tensor check_param(const char* op, const char* arg, const std::option
   return t->contiguous();
 }
 
-// Checks that x ends in normalized_shape and sets a's rows (x's leading dims multiplied out)
-// and len (the normalized dims'). Returns the leading dims: the saved statistics' shape.
+// Checks that x ends in normalized_shape and starts a's fields for x: rows (x's leading dims
+// multiplied out) and len (the normalized dims'). Returns the leading dims: the saved
+// statistics' shape.
 inline std::vector<int64_t> check_normalized(const char* op, const at::Tensor& x,
                                              at::IntArrayRef normalized_shape, RowArgs& a) {
   check_floating(op, "x", x);
@@ -86,6 +87,7 @@ inline std::vector<int64_t> check_normalized(const char* op, const at::Tensor& x
                     shape_str(normalized_shape), " but argument 'x' has shape ",
                     shape_str(x.sizes()), "; x must end in normalized_shape");
   const std::vector<int64_t> lead = x.sizes().slice(0, x.dim() - k).vec();
+  a = row_args(x);
   a.rows = 1;
   for (int64_t s : lead) a.rows *= s;
   a.len = 1;

@@ -1,6 +1,6 @@
 // The arithmetic of every row op, written once for the CPU and CUDA engines (csrc/cpu/rows.h,
 // kw/cuda/rows.cuh). An engine folds each row into the op's State, merging partial states
-// from threads and blocks, turns the final state into two per-row coefficients with finish()
+// from threads and blocks, turns the final state into per-row coefficients with finish()
 // and then maps every element of the row through apply(). A is the accumulator type.
 //
 // An op declares how many row-shaped inputs it reads (kIn), how many per-column parameters
@@ -16,6 +16,9 @@
 #include "kw/logsumexp_state.h"
 
 namespace kw {
+
+// Per-row coefficients finish() hands to apply(); the first kSave are saved.
+constexpr int kCoefs = 4;
 
 // N consecutive elements of a row: the row-shaped inputs and the column parameters there.
 template <typename A, int N>
@@ -101,13 +104,14 @@ struct SoftmaxForwardOp {
   KW_HD void accumulate(State& st, const Elems<A, N>& e, const A (&)[2]) const {
     st.add(e.in[0]);
   }
-  KW_HD void finish(const State& st, const A (&)[2], A (&c)[2]) const {
+  KW_HD void finish(const State& st, const A (&)[2], A (&c)[kCoefs]) const {
     const bool defined = st.flags == 0u && st.m > -std::numeric_limits<A>::infinity();
     c[0] = defined ? st.m : std::numeric_limits<A>::quiet_NaN();
     c[1] = A(1) / st.s;
+    c[2] = c[3] = A(0);
   }
   template <int N>
-  KW_HD void apply(const Elems<A, N>& e, const A (&)[2], const A (&c)[2], A (&out)[N]) const {
+  KW_HD void apply(const Elems<A, N>& e, const A (&)[2], const A (&c)[kCoefs], A (&out)[N]) const {
 #pragma unroll
     for (int i = 0; i < N; ++i) out[i] = OutM::exp(e.in[0][i] - c[0]) * c[1];
   }
@@ -124,12 +128,12 @@ struct SoftmaxBackwardOp {
 #pragma unroll
     for (int i = 0; i < N; ++i) st.s[0] += e.in[0][i] * e.in[1][i];
   }
-  KW_HD void finish(const State& st, const A (&)[2], A (&c)[2]) const {
+  KW_HD void finish(const State& st, const A (&)[2], A (&c)[kCoefs]) const {
     c[0] = st.s[0];
-    c[1] = A(0);
+    c[1] = c[2] = c[3] = A(0);
   }
   template <int N>
-  KW_HD void apply(const Elems<A, N>& e, const A (&)[2], const A (&c)[2], A (&out)[N]) const {
+  KW_HD void apply(const Elems<A, N>& e, const A (&)[2], const A (&c)[kCoefs], A (&out)[N]) const {
 #pragma unroll
     for (int i = 0; i < N; ++i) out[i] = e.in[1][i] * (e.in[0][i] - c[0]);
   }
@@ -147,51 +151,23 @@ struct LayerNormForwardOp {
   KW_HD void accumulate(State& st, const Elems<A, N>& e, const A (&)[2]) const {
     st.add(e.in[0]);
   }
-  KW_HD void finish(const State& st, const A (&)[2], A (&c)[2]) const {
+  // c: mean, rstd (saved), then the state's shift and mean - shift: x - shift is exact for x
+  // near the shift, so (x - shift) - (mean - shift) keeps fp32 accuracy when |mean| >> std,
+  // where x - mean would carry the rounding of mean itself.
+  KW_HD void finish(const State& st, const A (&)[2], A (&c)[kCoefs]) const {
     c[0] = st.mean();
     c[1] = A(1) / std::sqrt(st.m2 / len + eps);  // an empty row gives NaN, as in torch
+    c[2] = st.k;
+    c[3] = st.d;
   }
   template <int N>
-  KW_HD void apply(const Elems<A, N>& e, const A (&)[2], const A (&c)[2], A (&out)[N]) const {
+  KW_HD void apply(const Elems<A, N>& e, const A (&)[2], const A (&c)[kCoefs], A (&out)[N]) const {
 #pragma unroll
     for (int i = 0; i < N; ++i) {
-      A y = (e.in[0][i] - c[0]) * c[1];
+      A y = ((e.in[0][i] - c[2]) - c[3]) * c[1];
       if (has_weight) y *= e.col[0][i];
       if (has_bias) y += e.col[1][i];
       out[i] = y;
-    }
-  }
-};
-
-// grad_x = rstd * (gw - mean(gw) - xhat * mean(gw * xhat)) with gw = grad * weight and
-// xhat = (x - mean) * rstd. in: grad, x; row: mean, rstd.
-template <typename A>
-struct LayerNormBackwardOp {
-  static constexpr int kIn = 2, kCols = 1, kSave = 0;
-  using State = SumState<A, 2>;
-  A len;
-  bool has_weight;
-
-  template <int N>
-  KW_HD void accumulate(State& st, const Elems<A, N>& e, const A (&row)[2]) const {
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      const A gw = has_weight ? e.in[0][i] * e.col[0][i] : e.in[0][i];
-      st.s[0] += gw;
-      st.s[1] += gw * ((e.in[1][i] - row[0]) * row[1]);
-    }
-  }
-  KW_HD void finish(const State& st, const A (&)[2], A (&c)[2]) const {
-    c[0] = st.s[0] / len;
-    c[1] = st.s[1] / len;
-  }
-  template <int N>
-  KW_HD void apply(const Elems<A, N>& e, const A (&row)[2], const A (&c)[2], A (&out)[N]) const {
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      const A gw = has_weight ? e.in[0][i] * e.col[0][i] : e.in[0][i];
-      const A xhat = (e.in[1][i] - row[0]) * row[1];
-      out[i] = row[1] * (gw - c[0] - xhat * c[1]);
     }
   }
 };
@@ -209,12 +185,12 @@ struct RmsNormForwardOp {
 #pragma unroll
     for (int i = 0; i < N; ++i) st.s[0] += e.in[0][i] * e.in[0][i];
   }
-  KW_HD void finish(const State& st, const A (&)[2], A (&c)[2]) const {
+  KW_HD void finish(const State& st, const A (&)[2], A (&c)[kCoefs]) const {
     c[0] = A(1) / std::sqrt(st.s[0] / len + eps);
-    c[1] = A(0);
+    c[1] = c[2] = c[3] = A(0);
   }
   template <int N>
-  KW_HD void apply(const Elems<A, N>& e, const A (&)[2], const A (&c)[2], A (&out)[N]) const {
+  KW_HD void apply(const Elems<A, N>& e, const A (&)[2], const A (&c)[kCoefs], A (&out)[N]) const {
 #pragma unroll
     for (int i = 0; i < N; ++i) {
       const A y = e.in[0][i] * c[0];
@@ -223,12 +199,14 @@ struct RmsNormForwardOp {
   }
 };
 
-// grad_x = rstd * (gw - xhat * mean(gw * xhat)) with gw = grad * weight, xhat = x * rstd.
-// in: grad, x; row: rstd.
-template <typename A>
-struct RmsNormBackwardOp {
+// grad_x of both norms, with gw = grad * weight and xhat the normalized x:
+//   layer_norm (Centered): rstd * (gw - mean(gw) - xhat * mean(gw * xhat)), xhat = (x - mean) * rstd
+//   rms_norm:              rstd * (gw - xhat * mean(gw * xhat)),            xhat = x * rstd
+// in: grad, x; row: (mean, rstd), or (rstd) for rms_norm.
+template <typename A, bool Centered>
+struct NormBackwardOp {
   static constexpr int kIn = 2, kCols = 1, kSave = 0;
-  using State = SumState<A, 1>;
+  using State = SumState<A, 2>;
   A len;
   bool has_weight;
 
@@ -236,22 +214,29 @@ struct RmsNormBackwardOp {
   KW_HD void accumulate(State& st, const Elems<A, N>& e, const A (&row)[2]) const {
 #pragma unroll
     for (int i = 0; i < N; ++i) {
-      const A gw = has_weight ? e.in[0][i] * e.col[0][i] : e.in[0][i];
-      st.s[0] += gw * (e.in[1][i] * row[0]);
+      const A g = gw(e, i);
+      st.s[0] += g;
+      st.s[1] += g * xhat(e.in[1][i], row);
     }
   }
-  KW_HD void finish(const State& st, const A (&)[2], A (&c)[2]) const {
-    c[0] = st.s[0] / len;
-    c[1] = A(0);
+  KW_HD void finish(const State& st, const A (&)[2], A (&c)[kCoefs]) const {
+    c[0] = Centered ? st.s[0] / len : A(0);
+    c[1] = st.s[1] / len;
+    c[2] = c[3] = A(0);
   }
   template <int N>
-  KW_HD void apply(const Elems<A, N>& e, const A (&row)[2], const A (&c)[2], A (&out)[N]) const {
+  KW_HD void apply(const Elems<A, N>& e, const A (&row)[2], const A (&c)[kCoefs], A (&out)[N]) const {
 #pragma unroll
-    for (int i = 0; i < N; ++i) {
-      const A gw = has_weight ? e.in[0][i] * e.col[0][i] : e.in[0][i];
-      out[i] = row[0] * (gw - e.in[1][i] * row[0] * c[0]);
-    }
+    for (int i = 0; i < N; ++i) out[i] = rstd(row) * (gw(e, i) - c[0] - xhat(e.in[1][i], row) * c[1]);
   }
+
+ private:
+  template <int N>
+  KW_HD A gw(const Elems<A, N>& e, int i) const {
+    return has_weight ? e.in[0][i] * e.col[0][i] : e.in[0][i];
+  }
+  KW_HD static A rstd(const A (&row)[2]) { return Centered ? row[1] : row[0]; }
+  KW_HD static A xhat(A x, const A (&row)[2]) { return (Centered ? x - row[0] : x) * rstd(row); }
 };
 
 }  // namespace kw

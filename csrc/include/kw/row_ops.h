@@ -24,6 +24,26 @@ struct RowArgs {
   double eps;
 };
 
+// a's pointers, typed for storage type T and accumulator type A.
+template <typename T, typename A>
+struct RowPtrs {
+  const T* in[2];
+  const T* col[2];
+  const A* row_in[2];
+  T* out;
+  A* row_out[2];
+
+  explicit RowPtrs(const RowArgs& a) {
+    for (int k = 0; k < 2; ++k) {
+      in[k] = static_cast<const T*>(a.in[k]);
+      col[k] = static_cast<const T*>(a.col[k]);
+      row_in[k] = static_cast<const A*>(a.row_in[k]);
+      row_out[k] = static_cast<A*>(a.row_out[k]);
+    }
+    out = static_cast<T*>(a.out);
+  }
+};
+
 namespace cpu {
 void softmax_forward(const RowArgs& a);
 void softmax_backward(const RowArgs& a);

@@ -40,27 +40,7 @@ template <typename Op>
 constexpr int unroll() { return Op::kIn == 1 ? 4 : 2; }
 
 template <typename T>
-struct Ptrs {
-  using A = acc_t<T>;
-  const T* in[2];
-  const T* col[2];
-  const A* row_in[2];
-  T* out;
-  A* row_out[2];
-};
-
-template <typename T>
-Ptrs<T> typed(const RowArgs& a) {
-  Ptrs<T> p;
-  for (int k = 0; k < 2; ++k) {
-    p.in[k] = static_cast<const T*>(a.in[k]);
-    p.col[k] = static_cast<const T*>(a.col[k]);
-    p.row_in[k] = static_cast<const acc_t<T>*>(a.row_in[k]);
-    p.row_out[k] = static_cast<acc_t<T>*>(a.row_out[k]);
-  }
-  p.out = static_cast<T*>(a.out);
-  return p;
-}
+using Ptrs = RowPtrs<T, acc_t<T>>;
 
 struct Plan {
   int group;       // threads per row: 32 or kBlock
@@ -193,65 +173,56 @@ __device__ __forceinline__ void load_row_in(const Ptrs<T>& p, int64_t r, acc_t<T
   for (int k = 0; k < 2; ++k) row[k] = p.row_in[k] ? p.row_in[k][r] : acc_t<T>(0);
 }
 
-// Folds columns [begin, end) of the row at offset `row`; thread `lane` of `group` takes every
-// group-th tile of N elements. Vectorized, begin and end are whole vectors.
+// Calls f(e, j) for every tile of N elements in columns [begin, end) of the row at offset
+// `row` (e: the operands' elements, j: the tile's first column); thread `lane` of `group`
+// takes every group-th tile. U tiles are loaded before any is used, to keep loads in flight.
+// Vectorized, begin and end are whole vectors.
+template <typename T, typename Op, bool Vectorized, typename F>
+__device__ __forceinline__ void for_tiles(const Ptrs<T>& p, int64_t row, int64_t begin,
+                                          int64_t end, int lane, int group, F&& f) {
+  constexpr int N = Vectorized ? vec_len<T>() : 1;
+  constexpr int U = unroll<Op>();
+  const int64_t tiles = (end - begin) / N;
+  int64_t t = lane;
+  for (; t + int64_t{U - 1} * group < tiles; t += int64_t{U} * group) {
+    Elems<acc_t<T>, N> e[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      load<T, Op, N, Vectorized>(p, row, begin + (t + int64_t{u} * group) * N, e[u]);
+#pragma unroll
+    for (int u = 0; u < U; ++u) f(e[u], begin + (t + int64_t{u} * group) * N);
+  }
+  for (; t < tiles; t += group) {
+    Elems<acc_t<T>, N> e;
+    load<T, Op, N, Vectorized>(p, row, begin + t * N, e);
+    f(e, begin + t * N);
+  }
+}
+
 template <typename T, typename Op, bool Vectorized>
 __device__ __forceinline__ typename Op::State fold(const Op& op, const Ptrs<T>& p, int64_t row,
                                                    int64_t begin, int64_t end,
                                                    const acc_t<T> (&rs)[2], int lane, int group) {
-  using A = acc_t<T>;
-  constexpr int N = Vectorized ? vec_len<T>() : 1;
-  constexpr int U = unroll<Op>();
   typename Op::State st = Op::State::empty();
-  const int64_t tiles = (end - begin) / N;
-  int64_t t = lane;
-  for (; t + int64_t{U - 1} * group < tiles; t += int64_t{U} * group) {
-    Elems<A, N> e[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) load<T, Op, N, Vectorized>(p, row, begin + (t + int64_t{u} * group) * N, e[u]);
-#pragma unroll
-    for (int u = 0; u < U; ++u) op.accumulate(st, e[u], rs);
-  }
-  for (; t < tiles; t += group) {
-    Elems<A, N> e;
-    load<T, Op, N, Vectorized>(p, row, begin + t * N, e);
-    op.accumulate(st, e, rs);
-  }
+  for_tiles<T, Op, Vectorized>(p, row, begin, end, lane, group,
+                               [&](const auto& e, int64_t) { op.accumulate(st, e, rs); });
   return st;
 }
 
-// Writes columns [begin, end) of the row at offset `row` through op.apply.
 template <typename T, typename Op, bool Vectorized>
 __device__ __forceinline__ void apply(const Op& op, const Ptrs<T>& p, int64_t row, int64_t begin,
                                       int64_t end, const acc_t<T> (&rs)[2],
-                                      const acc_t<T> (&c)[2], int lane, int group) {
-  using A = acc_t<T>;
+                                      const acc_t<T> (&c)[kCoefs], int lane, int group) {
   constexpr int N = Vectorized ? vec_len<T>() : 1;
-  constexpr int U = unroll<Op>();
-  const int64_t tiles = (end - begin) / N;
-  int64_t t = lane;
-  for (; t + int64_t{U - 1} * group < tiles; t += int64_t{U} * group) {
-    Elems<A, N> e[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) load<T, Op, N, Vectorized>(p, row, begin + (t + int64_t{u} * group) * N, e[u]);
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      A o[N];
-      op.apply(e[u], rs, c, o);
-      store<T, N, Vectorized>(p.out + row + begin + (t + int64_t{u} * group) * N, o);
-    }
-  }
-  for (; t < tiles; t += group) {
-    Elems<A, N> e;
-    load<T, Op, N, Vectorized>(p, row, begin + t * N, e);
-    A o[N];
+  for_tiles<T, Op, Vectorized>(p, row, begin, end, lane, group, [&](const auto& e, int64_t j) {
+    acc_t<T> o[N];
     op.apply(e, rs, c, o);
-    store<T, N, Vectorized>(p.out + row + begin + t * N, o);
-  }
+    store<T, N, Vectorized>(p.out + row + j, o);
+  });
 }
 
 template <typename T, typename Op>
-__device__ __forceinline__ void save(const Ptrs<T>& p, int64_t r, const acc_t<T> (&c)[2]) {
+__device__ __forceinline__ void save(const Ptrs<T>& p, int64_t r, const acc_t<T> (&c)[kCoefs]) {
 #pragma unroll
   for (int k = 0; k < Op::kSave; ++k) p.row_out[k][r] = c[k];
 }
@@ -273,7 +244,7 @@ __global__ void __launch_bounds__(kBlock)
       load_row_in(p, r, rs);
       S st = fold<T, Op, Vectorized>(op, p, r * len, 0, len, rs, lane, Group);
       st = group_merge<Group>(st, partial);
-      A c[2];
+      A c[kCoefs];
       op.finish(st, rs, c);
       if (lane == 0) save<T, Op>(p, r, c);
       apply<T, Op, Vectorized>(op, p, r * len, 0, len, rs, c, lane, Group);
@@ -319,7 +290,7 @@ __global__ void __launch_bounds__(kBlock)
     st = group_merge<kBlock>(st, partial);
     A rs[2];
     load_row_in(p, r, rs);
-    A c[2];
+    A c[kCoefs];
     op.finish(st, rs, c);
     if (split == 0 && threadIdx.x == 0) save<T, Op>(p, r, c);
     apply<T, Op, Vectorized>(op, p, r * len, begin, end, rs, c, threadIdx.x, kBlock);
@@ -345,7 +316,7 @@ __global__ void __launch_bounds__(kBlock)
       for (int k = 0; k < Op::kIn; ++k) e.in[k][0] = to_acc(p.in[k][base + j * inner]);
       op.accumulate(st, e, rs);
     }
-    A c[2];
+    A c[kCoefs];
     op.finish(st, rs, c);
 #pragma unroll 4
     for (int64_t j = 0; j < len; ++j) {
@@ -388,7 +359,7 @@ int64_t rows_workspace_bytes(const RowArgs& a) {
 template <typename T, typename Op>
 void run_rows(const Op& op, const RowArgs& a, void* workspace, cudaStream_t s) {
   if (a.rows == 0) return;
-  const Ptrs<T> p = typed<T>(a);
+  const Ptrs<T> p(a);
   if (a.inner != 1) {
     const int64_t columns = a.rows * a.inner;
     const int64_t cap = int64_t{sm_count()} * 32;
@@ -490,7 +461,7 @@ void run_param_grads(const RowArgs& a, void* workspace, cudaStream_t s) {
   if (!wants_param_grads(a) || a.rows == 0 || a.len == 0) return;
   using A = acc_t<T>;
   const ParamGradPlan pl = param_grad_plan(a);
-  const Ptrs<T> p = typed<T>(a);
+  const Ptrs<T> p(a);
   const A* mean = a.row_in[1] ? p.row_in[0] : nullptr;
   const A* rstd = a.row_in[1] ? p.row_in[1] : p.row_in[0];
   T* gw = static_cast<T*>(a.col_out[0]);
