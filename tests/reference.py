@@ -14,9 +14,9 @@ TOL = {
 DTYPES = [torch.float32, torch.float16, torch.bfloat16, torch.float64]
 
 
-def randn(shape, dtype, device, scale=3.0, generator=None):
+def randn(shape, dtype, device, scale=3.0, generator=None, mean=0.0):
     """Both signs and a wide spread, so every branch of every op is taken."""
-    t = torch.randn(shape, dtype=torch.float64, generator=generator) * scale
+    t = torch.randn(shape, dtype=torch.float64, generator=generator) * scale + mean
     return t.to(device=device, dtype=dtype)
 
 
