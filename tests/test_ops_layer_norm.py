@@ -232,3 +232,33 @@ def test_kernelbench_shape():
     out = K.layer_norm(x, ns, w, b)
     for i in range(0, 16, 4):
         assert_close_to_reference(out[i : i + 4], _ref(x[i : i + 4], ns, w, b), torch.float32)
+
+
+@pytest.mark.cuda
+def test_row_ops_on_the_current_stream_and_in_cuda_graphs():
+    # Few long rows: split across blocks, with a workspace and two kernels per op.
+    ns = (100003,)
+    x = _x((4,) + ns, torch.float32, "cuda")
+    w, b = _params(ns, torch.float32, "cuda", "both")
+    want = lambda: (_ref(x, ns, w, b), torch.softmax(x.double(), 1))  # noqa: E731
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    xs = torch.empty_like(x)
+    with torch.cuda.stream(side):
+        # Work queued on `side` only: a kernel on another stream would read xs unwritten.
+        torch.cuda._sleep(10_000_000)
+        xs.copy_(x)
+        got = (K.layer_norm(xs, ns, w, b), K.softmax(xs, 1))
+    side.synchronize()
+    for g, r in zip(got, want()):
+        assert_close_to_reference(g, r, torch.float32)
+    K.layer_norm(x, ns, w, b), K.softmax(x, 1)  # warm-up outside capture, as torch requires
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        got = (K.layer_norm(x, ns, w, b), K.softmax(x, 1))
+    for _ in range(2):
+        x.copy_(_x((4,) + ns, torch.float32, "cuda"))
+        graph.replay()
+        torch.cuda.synchronize()
+        for g, r in zip(got, want()):
+            assert_close_to_reference(g, r, torch.float32)
