@@ -1,0 +1,167 @@
+"""Work counting, ceilings and the sentence on what bounds a candidate (roofline.py)."""
+
+import time
+
+import pytest
+import torch
+import torch.nn as nn
+
+from kernelwright import timing
+from kernelwright.harness import roofline
+
+# ------------------------------------------------------------------- work
+
+
+class MatMul(nn.Module):
+    def forward(self, a, b):
+        return a @ b
+
+
+class Elementwise(nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.elu(x) * 2
+
+
+def test_matmul_flops_are_2mnk_and_bytes_count_inputs_and_output():
+    m, k, n = 24, 40, 16
+    a, b = torch.randn(m, k), torch.randn(k, n)
+    out, work = roofline.count_work(MatMul(), [a, b])
+    assert torch.equal(out, a @ b)
+    assert work["flops"] == 2 * m * n * k
+    assert work["bytes"] == (m * k + k * n + m * n) * 4
+    assert work["dtype"] == "float32"
+
+
+def test_parameters_count_as_bytes_once():
+    lin = nn.Linear(64, 48)
+    x = torch.randn(32, 64, dtype=torch.float64)
+    lin = lin.double()
+    _, work = roofline.count_work(lin, [x])
+    assert work["flops"] == 2 * 32 * 64 * 48
+    assert work["bytes"] == (32 * 64 + 48 * 64 + 48 + 32 * 48) * 8
+    assert work["dtype"] == "float64"
+
+
+def test_elementwise_has_no_flops_and_moves_input_plus_output():
+    x = torch.randn(128, 33)
+    _, work = roofline.count_work(Elementwise(), [x])
+    assert work["flops"] == 0
+    assert work["bytes"] == 2 * x.numel() * 4
+
+
+def test_used_bytes_counts_shared_memory_once():
+    x = torch.randn(100, 10)
+    assert roofline.used_bytes([x, x, x[3:7]]) == 4000
+    assert roofline.used_bytes([x[3:7]]) == 4 * 10 * 4
+    assert roofline.used_bytes([x[:, 0]]) == (99 * 10 + 1) * 4  # a column reaches across the rows
+    row = torch.randn(10)
+    assert roofline.used_bytes([row.expand(1000, 10)]) == 40
+    assert roofline.used_bytes([torch.empty(0, 5), x.t()]) == 4000
+    assert roofline.used_bytes([]) == 0
+
+
+def test_main_dtype_is_the_one_holding_most_bytes():
+    assert roofline.main_dtype([torch.zeros(10, dtype=torch.bfloat16), torch.zeros(3)]) == "bfloat16"
+    assert roofline.main_dtype([torch.zeros(10, dtype=torch.int64)]) == "float32"
+
+
+# --------------------------------------------------------------- ceilings
+
+
+def test_cpu_ceilings_are_measured_once_and_cheap(monkeypatch):
+    monkeypatch.setattr(roofline, "_measured", {})
+    cpu = torch.device("cpu")
+    t0 = time.perf_counter()
+    copy = roofline.copy_ceiling(cpu, None, timing.flush_buffer_bytes(cpu), timing.time_fn)
+    matrix = roofline.matrix_ceiling(cpu, "float32", None, timing.time_fn)
+    assert time.perf_counter() - t0 < 2.0
+    assert copy["copy_gbps"] > 0 and copy["copy_bytes"] >= timing.flush_buffer_bytes(cpu)
+    assert matrix["matrix_tflops"] > 0 and matrix["matrix_dtype"] == "float32"
+    assert matrix["precision"] == torch.get_float32_matmul_precision()
+
+    def never(*args, **kwargs):
+        raise AssertionError("measured twice")
+
+    assert roofline.copy_ceiling(cpu, None, 0, never) is copy
+    assert roofline.matrix_ceiling(cpu, "float32", None, never) is matrix
+
+
+def test_ceilings_that_do_not_fit_are_not_measured(monkeypatch):
+    monkeypatch.setattr(roofline, "_measured", {})
+    cpu = torch.device("cpu")
+    assert roofline.copy_ceiling(cpu, 1 << 20, 64 << 20, timing.time_fn) is None
+    assert roofline.matrix_ceiling(cpu, "float32", 1 << 20, timing.time_fn) is None
+    assert roofline._measured == {}
+
+
+# --------------------------------------------------------------- sentence
+
+
+H200 = {"copy_gbps": 4030.0, "matrix_tflops": 383.0, "matrix_dtype": "float32", "precision": "highest"}
+
+
+def test_memory_bound_sentence():
+    nbytes = 12.9e9
+    seconds = nbytes / 3.91e12
+    by, fraction, text = roofline.bound(0.25 * nbytes, nbytes, seconds, H200)
+    assert by == "memory" and fraction == pytest.approx(3910 / 4030)
+    assert text == ("memory-bound (0.25 FLOP/byte, ridge 95): moves 12.9 GB at 3.91 TB/s = 0.97 of the "
+                    "measured copy bandwidth (4.03 TB/s)")
+
+
+def test_compute_bound_sentence_names_the_matrix_precision():
+    ceiling = dict(H200, matrix_tflops=474.0, precision="high")
+    nbytes = 1e9
+    flops = 2731 * nbytes
+    seconds = flops / 389e12
+    by, fraction, text = roofline.bound(flops, nbytes, seconds, ceiling)
+    assert by == "compute" and fraction == pytest.approx(389 / 474)
+    assert text.startswith("compute-bound (2731 FLOP/byte, ridge 118): 389 TFLOP/s = 0.821 of the measured "
+                           "tf32 matrix rate (474 TFLOP/s)")
+
+
+@pytest.mark.parametrize("flops_per_byte", [0.0, 1.0, 94.0, 96.0, 5000.0])
+def test_fraction_is_the_larger_of_the_two(flops_per_byte):
+    nbytes, seconds = 1e9, 1e-3
+    by, fraction, _ = roofline.bound(flops_per_byte * nbytes, nbytes, seconds, H200)
+    memory = nbytes / seconds / 1e9 / H200["copy_gbps"]
+    compute = flops_per_byte * nbytes / seconds / 1e12 / H200["matrix_tflops"]
+    assert fraction == pytest.approx(max(memory, compute))
+    assert by == ("memory" if memory >= compute else "compute")
+
+
+def test_sentence_with_one_ceiling_or_none():
+    copy_only = {"copy_gbps": 100.0}
+    by, fraction, text = roofline.bound(0, 1e9, 0.02, copy_only)
+    assert by == "memory" and fraction == pytest.approx(0.5) and "no matrix ceiling measured" in text
+    assert roofline.bound(0, 1e9, 0.02, {}) == (None, None, None)
+    assert roofline.bound(None, None, 0.02, H200) == (None, None, None)
+
+
+def test_other_dtypes_name_themselves():
+    assert roofline.matrix_label(dict(H200, matrix_dtype="bfloat16", precision="high")) == "bfloat16"
+    assert roofline.matrix_label(H200) == "float32"
+
+
+def test_result_fields_rates_per_variant():
+    timings = {"candidate": {"median_ms": 2.0}, "eager": {"median_ms": 4.0}}
+    f = roofline.result_fields({"flops": 4e9, "bytes": 8e9, "dtype": "float32"}, timings, H200)
+    assert f["gbps"] == {"candidate": pytest.approx(4000.0), "eager": pytest.approx(2000.0)}
+    assert f["tflops"] == {"candidate": pytest.approx(2.0), "eager": pytest.approx(1.0)}
+    assert f["bound_by"] == "memory" and f["fraction_of_ceiling"] == pytest.approx(4000 / 4030)
+    assert f["bound"].startswith("memory-bound") and f["ceiling"] is H200
+    missing = roofline.result_fields({}, timings, None)
+    assert missing["gbps"] is None and missing["bound"] is None and missing["flops"] is None
+
+
+def test_first_sentence_of_a_docstring():
+    doc = """The sigmoid and the logsumexp are kernelwright's; the GEMMs
+    are still torch's. Later sentences are left out.
+
+    Another paragraph."""
+    assert roofline.first_sentence(doc) == \
+        "The sigmoid and the logsumexp are kernelwright's; the GEMMs are still torch's."
+    assert roofline.first_sentence("One tile per warp, no full stop") == "One tile per warp, no full stop"
+    assert roofline.first_sentence(None) is None and roofline.first_sentence("  \n ") is None
+    assert roofline.first_sentence("Uses 2.5x fewer loads. Then more.") == "Uses 2.5x fewer loads."
+
