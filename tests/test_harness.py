@@ -31,6 +31,31 @@ def run(prob, cand, device="cpu", **kw):
     return evaluate(problem(prob), candidate(cand), **opts)
 
 
+# (FLOPs, bytes) of one reference forward: elementwise ops count no FLOPs; bytes are the
+# inputs, weights and outputs once.
+WORK = {
+    "elu": (0, 2 * 16 * 512 * 4),
+    "linear_relu": (2 * 32 * 64 * 48, (32 * 64 + 48 * 64 + 48 + 32 * 48) * 4),
+    "softmax": (0, 2 * 16 * 256 * 4),
+}
+
+
+def check_throughput(r):
+    """The work, rates, ceilings and bound sentence of a passing result are there and sane."""
+    for key in ("gbps", "tflops"):
+        assert set(r[key]) == set(r["timings"]), key
+        assert all(v >= 0 for v in r[key].values())
+    assert r["gbps"]["candidate"] > 0
+    c = r["ceiling"]
+    assert c["copy_gbps"] > 0 and c["matrix_tflops"] > 0
+    assert c["matrix_dtype"] == "float32" and c["precision"] in ("highest", "high", "medium")
+    assert 0 < r["fraction_of_ceiling"] <= 1.5
+    assert r["bound_by"] in ("memory", "compute") and r["bound"].startswith(r["bound_by"] + "-bound (")
+    rate = r["gbps"]["candidate"] / c["copy_gbps"] if r["bound_by"] == "memory" \
+        else r["tflops"]["candidate"] / c["matrix_tflops"]
+    assert r["fraction_of_ceiling"] == pytest.approx(rate)
+
+
 @pytest.mark.parametrize("prob,cand", [
     ("elu", "elu_correct"),
     ("linear_relu", "linear_relu_correct"),
@@ -50,6 +75,10 @@ def test_correct_candidates_pass(prob, cand, device):
     assert r["correctness"]["rechecked_timed_calls"] >= 3
     assert set(r["correctness"]["sets"]) == {"trial0", "trial1", "signed(trial0)", "wide(trial1)",
                                              "wide_same_sign(trial0)"}
+    assert (r["flops"], r["bytes"]) == WORK[prob]
+    check_throughput(r)
+    with open(candidate(cand)) as f:
+        assert r["design"] and r["design"] in " ".join(f.read().split())
 
 
 def test_weights_are_shared_with_modelnew():
@@ -76,6 +105,7 @@ def test_broken_candidates_give_verdicts(cand, verdict, words):
     r = run("elu", cand)
     assert r["verdict"] == verdict, r["reason"]
     assert words in r["reason"]
+    assert r["bound"] is None and "fraction_of_ceiling" in r
     assert r["reason"].startswith("candidate")
     assert r["log_tail"] is not None
 
@@ -138,7 +168,7 @@ def test_torch_compile_reference():
     r = run("elu", "elu_correct", compile=True)
     assert r["verdict"] == "pass", r["reason"]
     assert r["speedup_vs_compile"] is not None and r["compile_s"] is not None
-    assert "compile" in r["timings"]
+    assert "compile" in r["timings"] and r["gbps"]["compile"] > 0
 
 
 @pytest.mark.slow
@@ -171,9 +201,11 @@ def test_cli_json_and_exit_status(tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     r = json.load(open(out))
     for key in ("verdict", "reason", "flags", "error_vs_fp64", "reference_error_vs_fp64", "speedup_vs_eager",
-                "speedup_vs_compile", "timings", "device", "torch_version", "cuda_version"):
+                "speedup_vs_compile", "timings", "device", "torch_version", "cuda_version", "flops", "bytes",
+                "gbps", "tflops", "ceiling", "fraction_of_ceiling", "bound_by", "bound", "design"):
         assert key in r
     assert r["verdict"] == "pass" and "PASS" in p.stdout
+    assert "bound" in p.stdout and r["bound"].split(":")[0] in " ".join(p.stdout.split())
     p = _cli(problem("linear_relu"), candidate("linear_relu_wrong"), "--device", "cpu", "--trials", "1",
              "--no-compile", "--timing-budget", "0.1")
     assert p.returncode == 1 and "FAIL" in p.stdout

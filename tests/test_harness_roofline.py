@@ -7,7 +7,7 @@ import torch
 import torch.nn as nn
 
 from kernelwright import timing
-from kernelwright.harness import roofline
+from kernelwright.harness import report, roofline
 
 # ------------------------------------------------------------------- work
 
@@ -165,3 +165,15 @@ def test_first_sentence_of_a_docstring():
     assert roofline.first_sentence(None) is None and roofline.first_sentence("  \n ") is None
     assert roofline.first_sentence("Uses 2.5x fewer loads. Then more.") == "Uses 2.5x fewer loads."
 
+
+def test_report_shows_the_bound_and_design():
+    r = {"id": "elu/candidate", "verdict": "pass", "speedup_vs_eager": 1.1, "flags": [], "reason": "ok",
+         "design": "One pass over the tensor."}
+    r.update(roofline.result_fields({"flops": 0, "bytes": 8e9}, {"candidate": {"median_ms": 2.0}}, H200))
+    md = report.markdown([r], report.summarize([r]))
+    assert "| 0.993 memory |" in md
+    assert "- **elu/candidate**: memory-bound (0 FLOP/byte, ridge 95)" in md
+    assert md.rstrip().endswith("Design: One pass over the tensor.")
+    assert "| elu/candidate | 0 FLOP | 8 GB | 4000 | - | - | 0 | - | - | copy 4030 GB/s, float32 matmul 383 " \
+           "TFLOP/s (precision highest) |" in md
+    assert report.bound_line({"verdict": "error"}) is None

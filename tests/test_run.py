@@ -1,10 +1,14 @@
 """`kernelwright run`: every bundled problem's kernelwright ModelNew passes the harness."""
 
+import ast
 import json
 import os
 import subprocess
 import sys
 
+from test_harness import check_throughput
+
+from kernelwright.harness.roofline import first_sentence
 from kernelwright.run import bundled_problems_dir, problem_names
 
 
@@ -26,6 +30,15 @@ def test_run_passes_every_bundled_problem_on_cpu(tmp_path):
     assert {r["id"].split("/")[0] for r in records} == set(problem_names(bundled_problems_dir()))
     assert all(r["verdict"] == "pass" for r in records), [(r["id"], r["reason"]) for r in records]
     assert (out / "summary.md").exists() and (out / "speedups.png").exists()
+    summary = (out / "summary.md").read_text()
+    for r in records:
+        assert r["bytes"] > 0 and r["flops"] >= 0
+        check_throughput(r)
+        with open(os.path.join(bundled_problems_dir(), r["id"] + ".py")) as f:
+            assert r["design"] == first_sentence(ast.get_docstring(ast.parse(f.read())))
+        assert "- **%s**: %s" % (r["id"], r["bound"]) in summary
+    # The headline problem's GEMMs are counted.
+    assert [r["flops"] > 0 for r in records if r["id"].startswith("linear_sigmoid_linear_logsumexp/")] == [True]
 
 
 def test_unknown_problem_is_a_clear_error(tmp_path):

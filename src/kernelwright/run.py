@@ -3,7 +3,6 @@ torch.compile and kernelwright's ModelNew side by side."""
 
 import datetime
 import os
-import sys
 import tempfile
 
 

@@ -119,6 +119,7 @@ def _merge(a, b):
 
 
 def _verdict(result, prepared, cand, judged, rechecked, opts):
+    from kernelwright.harness import roofline
     from kernelwright.harness.anticheat import FATAL_FLAGS
 
     flags = dict(cand.get("flags") or {})
@@ -163,13 +164,17 @@ def _verdict(result, prepared, cand, judged, rechecked, opts):
         if cand_t and ref_t and cand_t["median_ms"] > 0:
             result[key] = ref_t["median_ms"] / cand_t["median_ms"]
 
+    timed = {k: v for k, v in timings.items() if k != "baseline"}
+    work = prepared.get("work") or {}
+    result.update(roofline.result_fields(work, timed, cand.get("ceiling")))
     result.update(
+        design=cand.get("design"),
         flags=sorted(flags),
         flag_details=flags,
         error_vs_fp64=cand_err if fp64 else None,
         reference_error_vs_fp64=eager_err if fp64 else None,
         error_ratio=ratio,
-        timings={k: v for k, v in timings.items() if k != "baseline"},
+        timings=timed,
         timing_overhead=timings.get("baseline"),
         kernels=kern or None,
         weights=cand.get("weights"),
@@ -183,8 +188,8 @@ def _verdict(result, prepared, cand, judged, rechecked, opts):
             "rechecks_failed": len(stale),
         },
     )
-    result["notes"] += [n for n in (prepared.get("fp64_note"),) if n] + list(prepared.get("notes") or []) \
-        + list(cand.get("notes") or [])
+    result["notes"] += [n for n in (prepared.get("fp64_note"), work.get("note")) if n] \
+        + list(prepared.get("notes") or []) + list(cand.get("notes") or [])
     if prepared.get("dropped"):
         result["notes"].append("variants dropped (reference not finite on them): %s" % ", ".join(prepared["dropped"]))
 
@@ -219,6 +224,8 @@ def evaluate(problem, candidate, options=None, **overrides):
         "problem": problem, "candidate": candidate, "verdict": "error", "reason": "",
         "flags": [], "flag_details": {}, "error_vs_fp64": None, "reference_error_vs_fp64": None,
         "error_ratio": None, "speedup_vs_eager": None, "speedup_vs_compile": None, "timings": {},
+        "flops": None, "bytes": None, "gbps": None, "tflops": None, "ceiling": None,
+        "fraction_of_ceiling": None, "bound_by": None, "bound": None, "design": None,
         "device": opts.device, "device_name": None, "torch_version": None, "cuda_version": None,
         "python_version": None, "notes": [], "log_tail": None, "phase": None,
     }
@@ -263,6 +270,7 @@ def evaluate(problem, candidate, options=None, **overrides):
             "inputs": prepared["path"],
             "reference_mutates_inputs": prepared["reference_mutates_inputs"],
             "reference_aliases_inputs": prepared["reference_aliases_inputs"],
+            "dtype": (prepared.get("work") or {}).get("dtype", "float32"),
         }))
         cres = cand.wait_for("result", others=[judge])
         judge.send("judge " + json.dumps(cres["outputs"]))

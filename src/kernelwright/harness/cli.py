@@ -92,7 +92,7 @@ def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None):
     """Evaluates a suite with a progress bar and prints the table; returns the exit status."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from kernelwright.harness.report import results_table
+    from kernelwright.harness.report import print_bounds, results_table
     from kernelwright.harness.suite import evaluate_suite
 
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -110,6 +110,7 @@ def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None):
         summary = evaluate_suite(suite_dir, out_dir, options, jobs=jobs,
                                  on_start=on_start, on_result=on_result)
     console.print(results_table(summary["results"]))
+    print_bounds(summary["results"], console)
     console.print("fast_0 %.3f  fast_1 %.3f  fast_2 %.3f  geomean speedup %s" % (
         summary["fast_0"], summary["fast_1"], summary["fast_2"],
         "%.3fx" % summary["geomean_speedup_vs_eager"] if summary["geomean_speedup_vs_eager"] else "-"))

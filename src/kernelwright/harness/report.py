@@ -4,6 +4,8 @@ import json
 import math
 import os
 
+from kernelwright.harness.roofline import num, si
+
 FAST_P = (0.0, 1.0, 2.0)
 
 
@@ -40,6 +42,41 @@ def _name(r):
     return r.get("id") or os.path.basename(r.get("candidate") or "?")
 
 
+VARIANTS = (("candidate", "candidate"), ("eager", "eager"), ("compile", "torch.compile"))
+
+
+def _si(value, unit):
+    return "-" if value is None else si(value, unit)
+
+
+def _rate(r, key, variant):
+    """A variant's GB/s (``key`` "gbps") or TFLOP/s ("tflops")."""
+    value = (r.get(key) or {}).get(variant)
+    return "-" if value is None else num(value)
+
+
+def _of_ceiling(r):
+    f = r.get("fraction_of_ceiling")
+    return "-" if f is None else "%.3g %s" % (f, r.get("bound_by"))
+
+
+def _ceiling(r):
+    c = r.get("ceiling") or {}
+    parts = []
+    if c.get("copy_gbps"):
+        parts.append("copy %s GB/s" % num(c["copy_gbps"]))
+    if c.get("matrix_tflops"):
+        parts.append("%s matmul %s TFLOP/s (precision %s)" % (c["matrix_dtype"], num(c["matrix_tflops"]),
+                                                              c["precision"]))
+    return ", ".join(parts) or "-"
+
+
+def bound_line(r):
+    """What bounds a candidate, then its design note; None when neither is known."""
+    parts = [p for p in (r.get("bound"), r.get("design") and "Design: " + r["design"]) if p]
+    return ". ".join(parts) or None
+
+
 def markdown(results, summary):
     lines = ["# kernelwright eval", ""]
     lines.append("%d candidates: %s." % (summary["total"], ", ".join(
@@ -50,14 +87,28 @@ def markdown(results, summary):
     lines.append("| %.3f | %.3f | %.3f | %s | %s |" % (
         summary["fast_0"], summary["fast_1"], summary["fast_2"],
         _fmt(summary["geomean_speedup_vs_eager"], "%.3fx"), _fmt(summary["geomean_speedup_vs_compile"], "%.3fx")))
-    lines += ["", "| candidate | verdict | vs eager | vs compile | error ratio | flags | reason |",
-              "|---|---|---|---|---|---|---|"]
+    lines += ["", "| candidate | verdict | vs eager | vs compile | error ratio | of ceiling | flags | reason |",
+              "|---|---|---|---|---|---|---|---|"]
     for r in results:
         reason = (r.get("reason") or "").replace("|", "\\|").replace("\n", " ")
-        lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
             _name(r), r.get("verdict"), _fmt(r.get("speedup_vs_eager"), "%.3fx"),
-            _fmt(r.get("speedup_vs_compile"), "%.3fx"), _fmt(r.get("error_ratio"), "%.3g"),
+            _fmt(r.get("speedup_vs_compile"), "%.3fx"), _fmt(r.get("error_ratio"), "%.3g"), _of_ceiling(r),
             ", ".join(r.get("flags") or []) or "-", reason[:160]))
+    lines += ["", "## Throughput", "",
+              "FLOPs as torch.utils.flop_counter counts them (elementwise ops count 0); bytes: inputs, "
+              "weights and outputs, each once; rates from median times; ceilings measured in the same run.", "",
+              "| candidate | FLOPs | bytes | %s | %s | ceilings |" % (
+                  " | ".join("%s GB/s" % v for _, v in VARIANTS), " | ".join("%s TFLOP/s" % v for _, v in VARIANTS)),
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        lines.append("| %s | %s | %s | %s | %s | %s |" % (
+            _name(r), _si(r.get("flops"), "FLOP"), _si(r.get("bytes"), "B"),
+            " | ".join(_rate(r, "gbps", k) for k, _ in VARIANTS),
+            " | ".join(_rate(r, "tflops", k) for k, _ in VARIANTS), _ceiling(r)))
+    bounds = [(r, bound_line(r)) for r in results]
+    lines += ["", "## What bounds each candidate", ""] + [
+        "- **%s**: %s" % (_name(r), line) for r, line in bounds if line]
     return "\n".join(lines) + "\n"
 
 
@@ -108,16 +159,26 @@ def results_table(results, title="kernelwright eval"):
     from rich.table import Table
 
     table = Table(title=title)
-    for col, kw in (("candidate", {}), ("verdict", {}), ("vs eager", {"justify": "right"}),
-                    ("vs compile", {"justify": "right"}), ("err ratio", {"justify": "right"}),
+    right = {"justify": "right"}
+    for col, kw in (("candidate", {}), ("verdict", {}), ("vs eager", right), ("vs compile", right),
+                    ("err ratio", right), ("GB/s", right), ("TFLOP/s", right), ("of ceiling", right),
                     ("flags", {}), ("reason", {"overflow": "fold"})):
         table.add_column(col, **kw)
     for r in results:
         v = r.get("verdict", "error")
         table.add_row(_name(r), "[%s]%s[/]" % (_STYLE.get(v, ""), v), _fmt(r.get("speedup_vs_eager"), "%.3fx"),
                       _fmt(r.get("speedup_vs_compile"), "%.3fx"), _fmt(r.get("error_ratio"), "%.3g"),
-                      ", ".join(r.get("flags") or []) or "-", (r.get("reason") or "")[:200])
+                      _rate(r, "gbps", "candidate"), _rate(r, "tflops", "candidate"),
+                      _of_ceiling(r), ", ".join(r.get("flags") or []) or "-", (r.get("reason") or "")[:200])
     return table
+
+
+def print_bounds(results, console):
+    """Under the table: per candidate, what bounds it and its design note."""
+    for r in results:
+        line = bound_line(r)
+        if line:
+            console.print("[bold]%s[/]: %s" % (_name(r), line), highlight=False)
 
 
 def print_result(result, console):
@@ -149,6 +210,16 @@ def print_result(result, console):
     if result.get("speedup_vs_eager"):
         t.add_row("speedup", "%.3fx vs eager, %s vs torch.compile" % (
             result["speedup_vs_eager"], _fmt(result.get("speedup_vs_compile"), "%.3fx")))
+    if result.get("bytes") is not None:
+        t.add_row("work", "%s, %s (one forward of the reference)" % (
+            _si(result["flops"], "FLOP"), _si(result["bytes"], "B")))
+        t.add_row("rates", " | ".join("%s %s GB/s, %s TFLOP/s" % (label, _rate(result, "gbps", k),
+                                                                    _rate(result, "tflops", k))
+                                      for k, label in VARIANTS if k in (result.get("gbps") or {})))
+    if result.get("ceiling"):
+        t.add_row("ceilings", _ceiling(result))
+    if bound_line(result):
+        t.add_row("bound", bound_line(result))
     kern = result.get("kernels") or {}
     if kern.get("kernels"):
         t.add_row("kernels", "custom %.0f%%, torch.compile %.0f%%, library %.0f%%" % (

@@ -181,6 +181,14 @@ def _headroom(total):
     return max(1 << 30, total // 32)
 
 
+def _host_room(job):
+    """Bytes this worker may still add to its resident memory (None: no cap)."""
+    limit = job.get("memory_limit_mb")
+    if not limit:
+        return None
+    return int(limit) * (1 << 20) - _rss_bytes() - (512 << 20)
+
+
 def _exchange_dirs(job):
     return job.get("exchange_dirs") or [job["workdir"]]
 
@@ -189,10 +197,11 @@ class _Judge:
     def __init__(self, job, chan):
         import torch
 
-        from kernelwright.harness import compare, exchange, inputs
+        from kernelwright.harness import compare, exchange, inputs, roofline
         from kernelwright.harness.loading import load_module, require
 
         self.torch, self.compare, self.inputs, self.exchange = torch, compare, inputs, exchange
+        self.roofline = roofline
         self.job, self.chan = job, chan
         self.device = _resolve_device(job["device"], torch)
         if self.device.type == "cpu":
@@ -206,13 +215,7 @@ class _Judge:
         self.model64 = None
         self.dirs = _exchange_dirs(job)
         self.keep_files = bool(job.get("keep_files"))
-
-    def _host_room(self):
-        """Bytes this worker may still add to its resident memory (None: no cap)."""
-        limit = self.job.get("memory_limit_mb")
-        if not limit:
-            return None
-        return int(limit) * (1 << 20) - _rss_bytes() - (512 << 20)
+        self.work = None
 
     def _fp64_choose(self, x, out_bytes):
         """Where float64 runs: the device when it has room for it, else the host, else nowhere."""
@@ -226,7 +229,7 @@ class _Judge:
                 self.fp64_note = "float64 reference needs about %.1f GiB; the device had %.1f GiB free" % (
                     need / 2**30, free / 2**30)
             where.append(self.torch.device("cpu"))
-        room = self._host_room()
+        room = _host_room(self.job)
         if room is not None and self.device.type == "cuda" and need + in_bytes > room:
             where = [d for d in where if d.type != "cpu"]
         return where, need
@@ -265,15 +268,30 @@ class _Judge:
         from kernelwright.harness.anticheat import aliased_outputs, mutated_inputs
         from kernelwright.harness.compare import flatten
 
-        torch, inputs = self.torch, self.inputs
-        xc = inputs.clone_tree(x)
-        eager = self.model(*xc)
+        torch = self.torch
+        xc, eager = self._eager(x)
         mutates = bool(mutated_inputs(xc, x))
         aliases = bool(aliased_outputs(flatten(eager), xc))
         eager = _detach_tree(eager, torch)
         del xc
         ref64 = self._fp64(x, _nbytes(eager))
         return eager, ref64, mutates, aliases
+
+    def _eager(self, x):
+        """(a clone of ``x``, the eager reference's output on it); the first call also counts
+        the reference's work (see roofline.py), with no forward of its own."""
+        xc = self.inputs.clone_tree(x)
+        if self.work is not None:
+            return xc, self.model(*xc)
+        try:
+            eager, self.work = self.roofline.count_work(self.model, xc)
+            return xc, eager
+        except Exception as exc:
+            # The metric must never cost the verdict: run plainly (a fault of the problem
+            # itself raises again there) and say why the work is missing.
+            self.work = {"note": "work of the reference not counted: %s: %s" % (type(exc).__name__, str(exc)[:200])}
+            xc = self.inputs.clone_tree(x)
+            return xc, self.model(*xc)
 
     @staticmethod
     def _all_finite(out, torch):
@@ -351,7 +369,8 @@ class _Judge:
         chan.send(event="prepared", path=setup_path, sets=[n for n, _ in self.sets], dropped=self.dropped,
                   fp64=self.fp64_where, fp64_note=self.fp64_note, notes=notes,
                   reference_mutates_inputs=self.ref_mutates, reference_aliases_inputs=self.ref_aliases,
-                  output_dtypes=sorted(self.out_dtypes), input_bytes=per_set, **_environment(torch, self.device))
+                  output_dtypes=sorted(self.out_dtypes), input_bytes=per_set, work=self.work,
+                  **_environment(torch, self.device))
 
     def _add_set(self, name, x, base, keep_budget):
         torch, inputs = self.torch, self.inputs
@@ -484,10 +503,11 @@ class _Candidate:
         import torch
 
         from kernelwright import timing
-        from kernelwright.harness import anticheat, compare, exchange, inputs, kernels
+        from kernelwright.harness import anticheat, compare, exchange, inputs, kernels, roofline
         from kernelwright.harness.loading import load_module, require
 
         self.torch, self.timing, self.anticheat, self.exchange = torch, timing, anticheat, exchange
+        self.roofline = roofline
         self.dirs = _exchange_dirs(job)
         self.compare, self.inputs, self.kernels = compare, inputs, kernels
         self.job, self.chan = job, chan
@@ -511,6 +531,7 @@ class _Candidate:
         cand_mod = load_module(job["candidate"], "kw_candidate")
         self.ModelNew, = require(cand_mod, ["ModelNew"], "candidate")
         self.import_s = _perf_counter() - t0
+        self.design = roofline.first_sentence(cand_mod.__doc__)
         self._check_guard()
 
     def flag(self, name, detail):
@@ -654,25 +675,32 @@ class _Candidate:
                 break
             x = self._load(self.sets[0][1])
 
+    def _room(self):
+        """(bytes this worker may still allocate on its device, where that comes from).
+
+        (None, None) on the CPU without a memory cap.
+        """
+        if self.device.type == "cuda":
+            free, total = _device_free_bytes(self.torch, self.device)
+            return free - _headroom(total), "device has %.1f GiB free" % (free / 2**30)
+        room = _host_room(self.job)
+        if room is None:
+            return None, None
+        return room, "memory limit %d MiB" % int(self.job["memory_limit_mb"])
+
     def _rotation(self, per_set, n_max):
         """How many timing input sets fit, and whether their pristine copies stay on the host.
 
         Each rotating set needs a pristine copy and a working copy; on top of them come the
         output, a re-checked call's host copies and the cache-flush buffer.
         """
-        torch = self.torch
         out = max(self.out_bytes, 1)
-        flush = self.timing.flush_buffer_bytes(self.device)
-        if self.device.type == "cuda":
-            free, total = _device_free_bytes(torch, self.device)
-            room = free - _headroom(total) - 2 * out - flush
-            where = "device has %.1f GiB free" % (free / 2**30)
-        else:
-            limit = self.job.get("memory_limit_mb")
-            if not limit:
-                return n_max, False, None
-            room = int(limit) * (1 << 20) - _rss_bytes() - (512 << 20) - 2 * out - flush - (per_set + out)
-            where = "memory limit %d MiB" % int(limit)
+        room, where = self._room()
+        if room is None:
+            return n_max, False, None
+        room -= 2 * out + self.timing.flush_buffer_bytes(self.device)
+        if self.device.type == "cpu":
+            room -= per_set + out
         n = int(min(n_max, max(0, room // (2 * per_set))))
         if n >= n_max:
             return n_max, False, None
@@ -716,6 +744,32 @@ class _Candidate:
             return tuple(work[k])
 
         return make_args
+
+    def ceilings(self, dtype):
+        """The device's copy bandwidth and ``dtype`` matrix rate (see roofline.py), in the
+        memory free now, before the timing inputs are loaded; None where neither fits."""
+        torch, timing, roofline = self.torch, self.timing, self.roofline
+        self.chan.phase("ceilings")
+        room, where = self._room()
+        flush = timing.flush_buffer_bytes(self.device)
+        copy = matrix = None
+        try:
+            with self.no_grad():
+                timing.spin_up(self.device)
+                copy = roofline.copy_ceiling(self.device, room, flush, timing.time_fn)
+                matrix = roofline.matrix_ceiling(self.device, dtype, room, timing.time_fn)
+        except (RuntimeError, MemoryError) as exc:  # out of memory included
+            self.notes.append("ceilings not measured: %s: %s" % (type(exc).__name__, str(exc).split("\n")[0][:200]))
+        else:
+            if copy is None:
+                self.notes.append("copy bandwidth not measured: two buffers of %.0f MiB do not fit (%s)" % (
+                    flush / 2**20, where))
+            if matrix is None:
+                self.notes.append("%s matrix rate not measured: its matrices do not fit (%s)" % (dtype, where))
+        _release(torch, self.device)
+        if copy is None and matrix is None:
+            return None
+        return dict(copy or {}, **(matrix or {}))
 
     def _time(self, fn, make_args, after_call=None, rounds=1, budget_s=None):
         t = self.job["timing"]
@@ -832,12 +886,13 @@ def _run_candidate(job, chan):
     c.setup(go["inputs"])
     out_paths = c.correctness(go["reference_mutates_inputs"], go["reference_aliases_inputs"])
     c.recycling()
+    ceiling = c.ceilings(go["dtype"])
     results, compile_s, recheck_path = c.timings()
     c.escape_check(results)
     chan.send(event="result", outputs=out_paths, rechecks=recheck_path, flags=c.flags, notes=c.notes,
               weights=c.weights, import_s=c.import_s, compile_s=compile_s,
               timings={k: v.to_dict() for k, v in results.items()},
-              kernels=getattr(c, "kernel_info", None))
+              kernels=getattr(c, "kernel_info", None), ceiling=ceiling, design=c.design)
 
 
 def _run_build(job, chan):
