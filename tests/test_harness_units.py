@@ -142,8 +142,11 @@ def test_summarize():
 
 
 def test_merge_rounds():
-    a = timing.time_fn(lambda: None, None, "cpu", warmup=1, warmup_ms=0, min_reps=4, max_reps=4, flush_cache=False)
-    b = timing.time_fn(lambda: None, None, "cpu", warmup=1, warmup_ms=0, min_reps=6, max_reps=6, flush_cache=False)
+    # target_rse=0: a run of near-identical samples must not stop "by precision" first.
+    a = timing.time_fn(lambda: None, None, "cpu", warmup=1, warmup_ms=0, min_reps=4, max_reps=4, flush_cache=False,
+                       target_rse=0)
+    b = timing.time_fn(lambda: None, None, "cpu", warmup=1, warmup_ms=0, min_reps=6, max_reps=6, flush_cache=False,
+                       target_rse=0)
     m = timing.merge([a, b])
     assert m.n == 10 and m.samples_ms == a.samples_ms + b.samples_ms and m.stopped_by == "max_reps+max_reps"
     timing.spin_up("cpu")  # a no-op off the GPU
