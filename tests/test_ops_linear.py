@@ -41,7 +41,7 @@ def rel_err(got, ref64):
 def make(m, n, k, dtype, device, bias=True):
     g = torch.Generator().manual_seed(m * 7919 + n * 31 + k)
     x = randn((m, k), dtype, device, scale=1.0, generator=g, mean=0.3)
-    w = randn((n, k), dtype, device, scale=k ** -0.5, generator=g)
+    w = randn((n, k), dtype, device, scale=max(k, 1) ** -0.5, generator=g)
     b = randn((n,), dtype, device, generator=g) if bias else None
     return x, w, b
 
