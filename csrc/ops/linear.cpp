@@ -115,7 +115,8 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
     const int64_t seg = round_up(k, 4);
     g.k = 3 * seg;
     g.lda = g.ldb = 3 * seg;
-    g.a = g.b = out.data_ptr();  // placeholders of the right alignment for the check below
+    // Checked before the split operands exist: fresh allocations share out's alignment.
+    g.a = g.b = out.data_ptr();
     if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
     a_op = at::empty({m, 3 * seg}, a.options());
     b_op = at::empty({n, 3 * seg}, a.options());
@@ -133,10 +134,12 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
     g.k = k;
     g.lda = a.stride(0);
     g.ldb = b.stride(0);
+    g.a = a.data_ptr();
+    g.b = b.data_ptr();
+    if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
   }
   g.a = a_op.data_ptr();
   g.b = b_op.data_ptr();
-  if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
   at::Tensor workspace;
   const size_t ws = cuda::gemm_workspace_bytes(g);
   if (ws > 0) workspace = at::empty({static_cast<int64_t>(ws)}, a.options().dtype(at::kByte));
