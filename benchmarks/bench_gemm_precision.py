@@ -82,8 +82,10 @@ def methods(a, b):
         "split3_separate": with_precision(
             "high", lambda: a_hi @ b_hi.t() + (a_hi @ b_lo.t() + a_lo @ b_hi.t())),
         "split3_concat": with_precision("high", lambda: a_cat @ b_cat.t()),
-        "bf16x3": lambda: (a16_hi @ b16_hi.t()).float()
-        + ((a16_hi @ b16_lo.t()).float() + (a16_lo @ b16_hi.t()).float()),
+        # fp32 outputs: a bf16 product rounded to bf16 would measure the rounding, not bf16x3.
+        "bf16x3": lambda: torch.mm(a16_hi, b16_hi.t(), out_dtype=torch.float32)
+        + (torch.mm(a16_hi, b16_lo.t(), out_dtype=torch.float32)
+           + torch.mm(a16_lo, b16_hi.t(), out_dtype=torch.float32)),
     }
     try:
         import kernelwright.ops as K
