@@ -1,5 +1,6 @@
-"""Compute-bound with only four 128x128 output tiles: the Hopper GEMM's stream-K schedule shares
-the 131072-long k loop among all SMs and reduces the partial tiles in fp32."""
+"""Compute-bound with only four 128x128 output tiles: under 'highest' the Hopper GEMM's stream-K
+schedule shares the 131072-long k loop among all SMs (b is read transposed by the split pass);
+under 'high' the transposed b sends the product to cuBLAS."""
 
 import torch.nn as nn
 
