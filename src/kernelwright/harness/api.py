@@ -17,6 +17,7 @@ import time
 from dataclasses import asdict, dataclass, field, fields
 from typing import Dict, Optional
 
+from kernelwright.harness import exchange
 from kernelwright.harness.process import Worker, WorkerFailure
 
 VERDICTS = ("pass", "fail", "error", "timeout", "crash")
@@ -72,17 +73,6 @@ def default_memory_limit_mb():
         return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 / (1 << 20))
     except (ValueError, OSError):
         return 16384
-
-
-def _shm_dir():
-    """A private directory in RAM-backed /dev/shm for exchanged tensors, or None."""
-    try:
-        st = os.statvfs("/dev/shm")
-        if st.f_bavail * st.f_frsize >= 256 << 20 and os.access("/dev/shm", os.W_OK):
-            return tempfile.mkdtemp(prefix="kw-eval-", dir="/dev/shm")
-    except OSError:
-        pass
-    return None
 
 
 def sanitize(obj):
@@ -238,28 +228,29 @@ def evaluate(problem, candidate, options=None, **overrides):
     own_workdir = opts.workdir is None
     workdir = tempfile.mkdtemp(prefix="kw-eval-") if own_workdir else opts.workdir
     os.makedirs(workdir, exist_ok=True)
-    # Tensors go to /dev/shm when a file fits there, else next to the logs (see exchange.py).
-    shm = _shm_dir() if own_workdir else None
-    exchange_dirs = ([shm] if shm else []) + [workdir]
     env = dict(os.environ)
     env.update(opts.env or {})
     if opts.build_dir:
         env["TORCH_EXTENSIONS_DIR"] = os.path.abspath(opts.build_dir)
     seeds = _seeds(opts)
     result["seeds"] = seeds
-    common = dict(problem=problem, candidate=candidate, device=opts.device, workdir=workdir,
-                  memory_limit_mb=mem, atol=opts.atol, rtol=opts.rtol, exchange_dirs=exchange_dirs,
-                  keep_files=bool(opts.keep_workdir or not own_workdir), **seeds)
-    judge_job = dict(common, role="judge", max_input_bytes=opts.max_input_bytes,
-                     reference_cache_bytes=opts.reference_cache_bytes)
-    cand_job = dict(common, role="candidate", compile=opts.compile,
-                    escape_abs_ms=opts.escape_abs_ms, escape_rel=opts.escape_rel,
-                    timing=dict(warmup=opts.warmup, warmup_ms=opts.warmup_ms, min_reps=opts.min_reps,
-                                max_reps=opts.max_reps, budget_s=opts.timing_budget_s,
-                                target_rse=opts.target_rse, rounds=opts.timing_rounds))
     limits = dict(memory_limit_mb=mem, build_timeout=opts.build_timeout, timeout=opts.timeout)
-    judge = cand = None
+    space = judge = cand = None
     try:
+        # Tensors go to private directories in /dev/shm and the temp directory (see
+        # exchange.py), removed below however the evaluation ends; the work directory keeps
+        # the logs, and the tensors too only when asked to.
+        space = exchange.Space(workdir if opts.keep_workdir else None)
+        common = dict(problem=problem, candidate=candidate, device=opts.device, workdir=workdir,
+                      memory_limit_mb=mem, atol=opts.atol, rtol=opts.rtol, exchange_dirs=space.dirs,
+                      keep_files=opts.keep_workdir, **seeds)
+        judge_job = dict(common, role="judge", max_input_bytes=opts.max_input_bytes,
+                         reference_cache_bytes=opts.reference_cache_bytes)
+        cand_job = dict(common, role="candidate", compile=opts.compile,
+                        escape_abs_ms=opts.escape_abs_ms, escape_rel=opts.escape_rel,
+                        timing=dict(warmup=opts.warmup, warmup_ms=opts.warmup_ms, min_reps=opts.min_reps,
+                                    max_reps=opts.max_reps, budget_s=opts.timing_budget_s,
+                                    target_rse=opts.target_rse, rounds=opts.timing_rounds))
         judge = Worker("judge", judge_job, workdir, env, **limits)
         cand = Worker("candidate", cand_job, workdir, env, **limits)
         prepared = judge.wait_for("prepared", others=[cand])
@@ -287,6 +278,8 @@ def evaluate(problem, candidate, options=None, **overrides):
         reason = f.reason
         if f.details.get("cause") == "out of memory" and "out of memory" not in reason.lower():
             reason = "out of memory: " + reason  # e.g. the allocator's "can't allocate memory"
+        if f.details.get("cause") == "harness: exchange space" and opts.keep_workdir:
+            reason += " (keep_workdir keeps every exchanged file, so none was freed on the way)"
         result["reason"] = "%s, %s: %s" % (who, f.phase, reason)
         result["phase"] = f.phase
         result["log_tail"] = f.log_tail
@@ -299,14 +292,13 @@ def evaluate(problem, candidate, options=None, **overrides):
                 w.close()
         if result["verdict"] != "pass" and result["log_tail"] is None and cand is not None:
             result["log_tail"] = cand.log_tail()
+        # After the workers are dead: nothing writes to the directories any more.
+        if space is not None:
+            space.close()
         if own_workdir and not opts.keep_workdir:
             shutil.rmtree(workdir, ignore_errors=True)
-            if shm:
-                shutil.rmtree(shm, ignore_errors=True)
         else:
             result["workdir"] = workdir
-            if shm:
-                result["exchange_dir"] = shm
     result["elapsed_s"] = time.monotonic() - t_start
     result["options"] = {k: v for k, v in asdict(opts).items() if k != "env"}
     return sanitize(result)

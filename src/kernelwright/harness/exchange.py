@@ -1,18 +1,24 @@
 """Tensor files passed between the harness's workers, written where they fit.
 
-A set of inputs or outputs at KernelBench's largest sizes is several GiB.  Each file is
-written to the first exchange directory (RAM-backed ``/dev/shm`` first, then the temp
-directory on disk) whose free space holds it with a margin; when none does, the harness
-reports :class:`ExchangeSpaceError` instead of leaving a truncated file behind.
+A set of inputs or outputs at KernelBench's largest sizes is several GiB.  Each
+evaluation gets private exchange directories (:class:`Space`): one in RAM-backed
+``/dev/shm`` and one in the temp directory on disk.  Each file is written to the first
+whose free space holds it with a margin; when none does, the harness reports
+:class:`ExchangeSpaceError` instead of leaving a truncated file behind.  The readers
+delete what they no longer need, and the directories go when the evaluation ends.
+
+torch is imported only where a tensor is saved or loaded: the harness's own process
+(which makes and removes the directories) never needs it.
 """
 
+import fcntl
 import os
-
-import torch
-
-from kernelwright.harness.inputs import nbytes
+import shutil
+import tempfile
 
 MARGIN_BYTES = 64 << 20
+SHM_DIR = "/dev/shm"
+PREFIX = "kw-exchange-"
 
 
 class ExchangeSpaceError(RuntimeError):
@@ -68,18 +74,36 @@ def free_bytes(path):
     return max(0, free)
 
 
-def _gib(n):
-    return "%.2f GiB" % (n / 2**30)
+def _size(n):
+    return "%.2f GiB" % (n / 2**30) if n >= 1 << 30 else "%.1f MiB" % (n / 2**20)
+
+
+def held_bytes(dirs):
+    """Bytes of the files in ``dirs`` (this evaluation's own)."""
+    total = 0
+    for d in dirs:
+        try:
+            with os.scandir(d) as it:
+                total += sum(e.stat().st_size for e in it if e.is_file(follow_symlinks=False))
+        except OSError:
+            pass
+    return total
 
 
 def save(obj, name, dirs):
     """``torch.save(obj)`` as ``name`` in the first of ``dirs`` with room; returns the path."""
-    need = nbytes(obj) + (nbytes(obj) >> 6) + MARGIN_BYTES
+    import torch
+
+    from kernelwright.harness.inputs import nbytes
+
+    size = nbytes(obj)
+    need = size + (size >> 6) + MARGIN_BYTES
     tried = []
     for d in dirs:
         free = free_bytes(d)
         if free < need:
-            tried.append("%s has %s free" % (d, _gib(free)))
+            tried.append("%s has %s free%s" % (d, _size(free), " (RAM-backed: also bounded by the host's "
+                                                               "available memory)" if _ram_backed(d) else ""))
             continue
         path = os.path.join(d, name)
         try:
@@ -88,11 +112,16 @@ def save(obj, name, dirs):
         except (RuntimeError, OSError) as exc:  # the space went while writing
             remove(path)
             tried.append("%s: %s" % (d, str(exc)[:200]))
-    raise ExchangeSpaceError("no room to pass %s (%s) between workers: %s" % (
-        name, _gib(need), "; ".join(tried) or "no exchange directory"))
+    raise ExchangeSpaceError(
+        "no room to pass %s between workers: it needs %s (%s of tensors and a margin); %s; this "
+        "evaluation's files there take %s" % (name, _size(need), _size(size),
+                                               "; ".join(tried) or "no exchange directory",
+                                               _size(held_bytes(dirs))))
 
 
 def load(path, map_location=None):
+    import torch
+
     return torch.load(path, map_location=map_location, weights_only=True)
 
 
@@ -101,3 +130,88 @@ def remove(path):
         os.remove(path)
     except OSError:
         pass
+
+
+def sweep(parent):
+    """Remove exchange directories in ``parent`` whose evaluation was killed before it could.
+
+    A running evaluation holds a lock on each of its directories; the lock dies with the
+    process, whatever killed it.
+    """
+    try:
+        names = [n for n in os.listdir(parent) if n.startswith(PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(parent, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            continue
+        try:
+            if os.fstat(fd).st_uid != os.getuid():
+                continue
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # locked: its evaluation is still running
+        else:
+            shutil.rmtree(path, ignore_errors=True)
+        finally:
+            os.close(fd)
+
+
+def _shm_usable():
+    try:
+        st = os.statvfs(SHM_DIR)
+        return st.f_bavail * st.f_frsize >= 256 << 20 and os.access(SHM_DIR, os.W_OK)
+    except OSError:
+        return False
+
+
+class Space:
+    """The exchange directories of one evaluation.
+
+    By default a private, locked directory in ``/dev/shm`` (when usable) and one in the
+    temp directory, both removed by :meth:`close`.  With ``keep_in``, files go to that
+    directory and stay: files that are kept belong on disk, not in RAM.
+    """
+
+    def __init__(self, keep_in=None):
+        self.dirs, self._locks, self.kept = [], [], keep_in is not None
+        if self.kept:
+            self.dirs.append(keep_in)
+            return
+        parents = ([SHM_DIR] if _shm_usable() else []) + [tempfile.gettempdir()]
+        try:
+            for parent in parents:
+                sweep(parent)
+                self.dirs.append(self._make(parent))
+        except BaseException:
+            self.close()
+            raise
+
+    def _make(self, parent):
+        # Made under a name that sweep() ignores, locked, then renamed: another evaluation
+        # never sees it unlocked.
+        tmp = tempfile.mkdtemp(prefix="." + PREFIX, dir=parent)
+        fd = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY)
+        self._locks.append(fd)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            pass  # no locks on this filesystem: sweep() cannot lock it either, so leaves it alone
+        path = os.path.join(parent, os.path.basename(tmp)[1:])
+        try:
+            os.rename(tmp, path)
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return path
+
+    def close(self):
+        if not self.kept:
+            for d in self.dirs:
+                shutil.rmtree(d, ignore_errors=True)
+        for fd in self._locks:
+            os.close(fd)
+        self.dirs, self._locks = [], []

@@ -1,0 +1,144 @@
+"""Exchange files between the workers: gone when an evaluation ends, however it ends.
+
+Exchange directories are made under ``tmp_path`` here (``exchange.SHM_DIR`` and the temp
+directory are redirected), so a test sees every file an evaluation left behind.  A small
+exchange space is simulated in the workers by tests/harness_cases/small_exchange.
+"""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from kernelwright.harness import evaluate, exchange
+
+CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
+FAST = dict(device="cpu", trials=2, compile=False, timing_budget_s=0.2, min_reps=5, warmup_ms=5.0, timeout=60)
+MIB = 1 << 20
+S = 4 * MIB  # elu_4mib: one input and one output of S bytes
+LOGS = ["candidate.job.json", "candidate.log", "judge.job.json", "judge.log"]
+
+
+def run(prob, cand, **kw):
+    opts = dict(FAST)
+    opts.update(kw)
+    return evaluate(os.path.join(CASES, "problems", prob + ".py"),
+                    os.path.join(CASES, "candidates", cand + ".py"), **opts)
+
+
+def files_under(*dirs):
+    return sorted(os.path.join(root, f) for d in dirs for root, _, names in os.walk(str(d)) for f in names)
+
+
+def entries(*dirs):
+    return sorted(os.path.join(str(d), n) for d in dirs for n in os.listdir(str(d)))
+
+
+@pytest.fixture
+def parents(tmp_path, monkeypatch):
+    """(shm, tmp): where an evaluation makes its exchange directories and its own workdir."""
+    shm, tmp = tmp_path / "shm", tmp_path / "tmp"
+    shm.mkdir()
+    tmp.mkdir()
+    monkeypatch.setattr(exchange, "SHM_DIR", str(shm))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    return shm, tmp
+
+
+def small_exchange(limit, monkeypatch, tmp_path):
+    """Options giving the workers one exchange directory with room for ``limit`` bytes."""
+    monkeypatch.setattr(exchange, "SHM_DIR", str(tmp_path / "no-shm"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    path = os.pathsep.join([os.path.join(CASES, "small_exchange")] + sys.path)
+    return dict(env={"PYTHONPATH": path, "KW_TEST_EXCHANGE_BYTES": str(int(limit))})
+
+
+def test_no_file_is_left_after_a_passing_evaluation(parents, tmp_path):
+    # A suite passes its own work directory: it keeps the logs, not the tensors.
+    work = tmp_path / "work"
+    r = run("elu", "elu_correct", workdir=str(work))
+    assert r["verdict"] == "pass", r["reason"]
+    assert sorted(os.listdir(str(work))) == LOGS
+    assert entries(*parents) == []
+    r = run("elu", "elu_correct")
+    assert r["verdict"] == "pass", r["reason"]
+    assert entries(*parents) == []
+
+
+@pytest.mark.parametrize("cand,verdict,phase", [
+    ("segfault", "crash", "correctness"),
+    ("crashes_when_timed", "crash", "timing candidate"),
+    ("hangs_when_timed", "timeout", "timing candidate"),
+])
+def test_no_file_is_left_after_a_failed_evaluation(parents, tmp_path, cand, verdict, phase):
+    work = tmp_path / "work"
+    r = run("elu", cand, workdir=str(work), timeout=6)
+    assert r["verdict"] == verdict and phase in r["reason"], r["reason"]
+    assert sorted(os.listdir(str(work))) == LOGS
+    assert entries(*parents) == []
+
+
+def test_kept_workdir_holds_the_tensors_on_disk(parents):
+    r = run("elu", "elu_correct", keep_workdir=True)
+    assert r["verdict"] == "pass", r["reason"]
+    kept = os.listdir(r["workdir"])
+    assert {"setup.pt", "set0.pt", "out0.pt", "recheck0_out.pt"} <= set(kept)
+    shm, tmp = parents
+    assert entries(shm) == [] and entries(tmp) == [r["workdir"]]
+
+
+def test_exchange_of_a_killed_evaluation_is_removed_by_the_next(parents):
+    shm, tmp = parents
+    code = ("import sys, time; from kernelwright.harness import exchange; exchange.SHM_DIR = sys.argv[1]; "
+            "s = exchange.Space(); open(s.dirs[0] + '/set0.pt', 'w').close(); print(s.dirs, flush=True); "
+            "time.sleep(60)")
+    env = dict(os.environ, TMPDIR=str(tmp), PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.Popen([sys.executable, "-c", code, str(shm)], stdout=subprocess.PIPE, env=env, text=True)
+    try:
+        p.stdout.readline()
+        running = exchange.Space()  # its sweep leaves a live evaluation's directories alone
+        assert len(files_under(shm)) == 1 and len(entries(shm, tmp)) == 4
+    finally:
+        os.kill(p.pid, signal.SIGKILL)
+        p.wait()
+        p.stdout.close()
+    running.close()
+    after = exchange.Space()
+    assert files_under(shm, tmp) == [] and entries(shm, tmp) == sorted(after.dirs)
+    after.close()
+    assert entries(shm, tmp) == []
+
+
+def test_no_room_is_an_error_saying_why_and_the_next_evaluation_runs(tmp_path, monkeypatch):
+    work = tmp_path / "work"
+    r = run("elu", "elu_correct", workdir=str(work), **small_exchange(0, monkeypatch, tmp_path))
+    assert r["verdict"] == "error"
+    reason = r["reason"]
+    assert reason.startswith("harness (in the judge worker), reference trials: ExchangeSpaceError: "
+                             "no room to pass set0.pt between workers: it needs 64.0 MiB"), reason
+    assert re.search(re.escape(os.path.join(str(tmp_path), "kw-exchange-")) + r"\w+ has 0\.0 MiB free", reason)
+    assert "this evaluation's files there take 0.0 MiB" in reason
+    assert sorted(os.listdir(str(work))) == LOGS
+    assert [e for e in os.listdir(str(tmp_path)) if e.startswith(("kw-", ".kw-"))] == []
+
+    monkeypatch.undo()
+    assert run("elu", "elu_correct", workdir=str(work))["verdict"] == "pass"
+
+
+def test_no_room_mid_evaluation_is_an_error_and_leaves_nothing(tmp_path, monkeypatch):
+    # Room for both sets and one output, not the second output.
+    room = exchange.MARGIN_BYTES + 3 * S + S // 2
+    work = tmp_path / "work"
+    r = run("elu_4mib", "elu_correct", max_input_bytes=2 * S, workdir=str(work),
+            **small_exchange(room, monkeypatch, tmp_path))
+    assert r["verdict"] == "error"
+    assert r["reason"].startswith("harness (in the candidate worker), correctness signed(trial0): "
+                                  "ExchangeSpaceError: no room to pass out1.pt between workers: it needs 68.1 MiB "
+                                  "(4.0 MiB of tensors and a margin)"), r["reason"]
+    assert "this evaluation's files there take 12.0 MiB" in r["reason"]
+    assert sorted(os.listdir(str(work))) == LOGS
+    assert [e for e in os.listdir(str(tmp_path)) if e.startswith(("kw-", ".kw-"))] == []
