@@ -1,4 +1,5 @@
-"""Exchange files between the workers: gone when an evaluation ends, however it ends.
+"""Exchange files between the workers: gone when an evaluation ends, however it ends, and
+few enough at once that a problem fits an exchange space a few sets large.
 
 Exchange directories are made under ``tmp_path`` here (``exchange.SHM_DIR`` and the temp
 directory are redirected), so a test sees every file an evaluation left behind.  A small
@@ -75,6 +76,8 @@ def test_no_file_is_left_after_a_passing_evaluation(parents, tmp_path):
     ("hangs_when_timed", "timeout", "timing candidate"),
 ])
 def test_no_file_is_left_after_a_failed_evaluation(parents, tmp_path, cand, verdict, phase):
+    # hangs_when_timed: waiting for the judge between correctness and timing must not
+    # lift the candidate's time limit.
     work = tmp_path / "work"
     r = run("elu", cand, workdir=str(work), timeout=6)
     assert r["verdict"] == verdict and phase in r["reason"], r["reason"]
@@ -86,7 +89,7 @@ def test_kept_workdir_holds_the_tensors_on_disk(parents):
     r = run("elu", "elu_correct", keep_workdir=True)
     assert r["verdict"] == "pass", r["reason"]
     kept = os.listdir(r["workdir"])
-    assert {"setup.pt", "set0.pt", "out0.pt", "recheck0_out.pt"} <= set(kept)
+    assert {"setup.pt", "set0.pt", "out0.pt", "recheck0.pt"} <= set(kept)
     shm, tmp = parents
     assert entries(shm) == [] and entries(tmp) == [r["workdir"]]
 
@@ -127,6 +130,22 @@ def test_no_room_is_an_error_saying_why_and_the_next_evaluation_runs(tmp_path, m
 
     monkeypatch.undo()
     assert run("elu", "elu_correct", workdir=str(work))["verdict"] == "pass"
+
+
+# With room for two input sets (trial0 and one variant), the most exchange files held at once
+# is max(2S + 2O, S + 5O) = 6S: both sets and outputs until they are judged, then the timing's
+# set and at most five re-checked outputs.  Holding every file until the end took
+# 2S + 2O + R(S + O), 40 to 56 MiB here.
+PEAK = 6 * S
+
+
+def test_peak_exchange_files_fit_six_sets(tmp_path, monkeypatch):
+    room = exchange.MARGIN_BYTES + PEAK + (PEAK >> 6) + MIB
+    r = run("elu_4mib", "elu_correct", max_input_bytes=2 * S, workdir=str(tmp_path / "work"),
+            **small_exchange(room, monkeypatch, tmp_path))
+    assert r["verdict"] == "pass", r["reason"]
+    assert set(r["correctness"]["sets"]) == {"trial0", "signed(trial0)"}
+    assert 3 <= r["correctness"]["rechecked_timed_calls"] <= 5
 
 
 def test_no_room_mid_evaluation_is_an_error_and_leaves_nothing(tmp_path, monkeypatch):

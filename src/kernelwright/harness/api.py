@@ -263,9 +263,13 @@ def evaluate(problem, candidate, options=None, **overrides):
             "reference_aliases_inputs": prepared["reference_aliases_inputs"],
             "dtype": (prepared.get("work") or {}).get("dtype", "float32"),
         }))
+        # The outputs are judged before the candidate goes on, so that they and the input
+        # sets only the judge needed are gone before the timed calls' outputs are written.
+        outputs = cand.wait_for("outputs", others=[judge])["outputs"]
+        judge.send("judge " + json.dumps(outputs))
+        judged = judge.wait_for("judged", others=[cand])
+        cand.resume("continue")
         cres = cand.wait_for("result", others=[judge])
-        judge.send("judge " + json.dumps(cres["outputs"]))
-        judged = judge.wait_for("judged")
         judge.send("recheck " + json.dumps(cres["rechecks"]))
         rechecked = judge.wait_for("rechecked")["results"]
         judge.send("exit")

@@ -60,6 +60,25 @@ def clone_tree(obj):
     return obj
 
 
+def rescale(pristine, work, scale):
+    """Make ``work`` (a copy of the input list ``pristine``) the inputs of one timed call.
+
+    Floating tensors become ``pristine * scale``, other tensors copies of ``pristine``; the
+    multiplication runs on ``work``'s device.  The judge rebuilds a re-checked call's inputs
+    with this same function, from the same set and scale.
+    """
+    for src, dst in zip(pristine, work):
+        if isinstance(dst, torch.Tensor):
+            if not dst.is_floating_point():
+                dst.copy_(src)
+            elif src.device == dst.device:
+                torch.mul(src, scale, out=dst)
+            else:
+                dst.copy_(src)
+                dst.mul_(scale)
+    return work
+
+
 def to_float64(obj):
     if isinstance(obj, torch.Tensor):
         return obj.double() if obj.is_floating_point() else obj

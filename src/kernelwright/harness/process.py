@@ -109,6 +109,7 @@ class Worker:
         self.started = time.monotonic()
         self.set_deadline(build_timeout)
         self.peak_rss_mb = 0.0
+        self._left = None
 
     def set_deadline(self, seconds):
         self.deadline = None if seconds is None else time.monotonic() + seconds
@@ -121,6 +122,11 @@ class Worker:
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             pass
+
+    def resume(self, line):
+        """Send the command that ends a pause: the worker has the time it had left then."""
+        self.send(line)
+        self.set_deadline(self._left)
 
     def _read(self, timeout):
         msgs = []
@@ -181,6 +187,10 @@ class Worker:
             if event in ("ready", "prepared", "built", "judged", "rechecked"):
                 self._building = False
                 self.deadline = None  # idle until the parent sends the next command
+            elif event == "outputs":
+                # Paused mid-evaluation while the judge works: resume() restores what was left.
+                self._left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+                self.deadline = None
             if event:
                 self.events.append(msg)
 

@@ -193,6 +193,18 @@ def _exchange_dirs(job):
     return job.get("exchange_dirs") or [job["workdir"]]
 
 
+# The timing rotates through at most this many trial draws.  Their files stay until the
+# re-checks, whose inputs the judge rebuilds from them; every other set's file goes once
+# the candidate's outputs are judged.
+TIMING_SETS = 3
+# Timed calls re-checked: three drawn in advance, at most two more at random.
+MAX_RECHECKS = 5
+
+
+def _timing_sets(names):
+    return [n for n in names if n.startswith("trial")][:TIMING_SETS]
+
+
 class _Judge:
     def __init__(self, job, chan):
         import torch
@@ -358,6 +370,7 @@ class _Judge:
                 x = None
                 _release(torch, self.device)
         self.sets.sort(key=lambda item: order[item[0]])
+        self.timing_names = _timing_sets([name for name, _ in self.sets])
         if len(self.expected) < len(self.sets):
             notes.append("reference results recomputed when judging (%d of %d sets; %.0f MiB each kept "
                          "would exceed %.0f MiB)" % (len(self.sets) - len(self.expected), len(self.sets),
@@ -421,31 +434,47 @@ class _Judge:
                     continue
                 eager, ref64 = self._expected(name)
                 cand = self.exchange.load(paths[name], None)
+                self._done_with(paths[name])
                 results[name] = self.compare.compare_outputs(cand, eager, ref64,
                                                              self.job.get("atol"), self.job.get("rtol"))
                 del cand, eager, ref64
-                self._done_with(paths[name])
                 _release(torch, self.device)
+        for name, _ in self.sets:
+            if name not in self.timing_names:
+                self._done_with(self.paths[name])
+        # Kept references served this comparison only; the re-checks compute their own.
+        self.expected.clear()
+        _release(torch, self.device)
         self.chan.send(event="judged", results=results)
 
     def recheck(self, arg):
+        """Compare re-checked timed outputs with the references on the same inputs.
+
+        Each call's inputs are rebuilt here from its set and scale, as the candidate worker's
+        timing made them (inputs.rescale), rather than passed as files.
+        """
         torch, inputs = self.torch, self.inputs
         results = []
         with torch.no_grad():
-            for x_path, out_path in json.loads(arg):
-                item = self.exchange.load(x_path, "cpu")
-                x = inputs.to_device(item.pop("inputs"), self.device)
-                eager, ref64, _, _ = self._references(x)
+            for item in json.loads(arg):
+                name, scale = item.get("set"), item.get("scale")
+                if name not in self.timing_names or not isinstance(scale, float):
+                    results.append({"ok": False, "call": item.get("call"),
+                                    "reason": "inputs of the call unknown (set %r, scale %r)" % (name, scale)})
+                    continue
+                x = self._load_set(name)
+                eager, ref64, _, _ = self._references(inputs.rescale(x, x, scale))
                 del x
                 # Devices were checked on the correctness trials; these copies came back via CPU.
-                out = inputs.to_device(self.exchange.load(out_path, "cpu"), self.device)
+                out = inputs.to_device(self.exchange.load(item["output"], "cpu"), self.device)
+                self._done_with(item["output"])
                 r = self.compare.compare_outputs(out, eager, ref64, self.job.get("atol"), self.job.get("rtol"))
-                r["call"] = item["call"]
+                r["call"] = item.get("call")
                 results.append(r)
-                del item, out, eager, ref64
-                self._done_with(x_path)
-                self._done_with(out_path)
+                del out, eager, ref64
                 _release(torch, self.device)
+        for name in self.timing_names:
+            self._done_with(self.paths[name])
         self.chan.send(event="rechecked", results=results)
 
 
@@ -509,6 +538,7 @@ class _Candidate:
         self.torch, self.timing, self.anticheat, self.exchange = torch, timing, anticheat, exchange
         self.roofline = roofline
         self.dirs = _exchange_dirs(job)
+        self.keep_files = bool(job.get("keep_files"))
         self.compare, self.inputs, self.kernels = compare, inputs, kernels
         self.job, self.chan = job, chan
         self.rng = random.SystemRandom()
@@ -548,6 +578,8 @@ class _Candidate:
         torch, inputs = self.torch, self.inputs
         self.chan.phase("setup")
         data = self.exchange.load(path, "cpu")
+        if not self.keep_files:
+            self.exchange.remove(path)  # read once, here
         init_inputs = data["init_inputs"]
         seed = self.job["init_seed"]
         inputs.seed_everything(seed)
@@ -714,36 +746,31 @@ class _Candidate:
             per_set / 2**20, where)
 
     def _pool(self):
-        """Timing inputs: the trial draws, rewritten with fresh values before every call."""
-        torch, inputs = self.torch, self.inputs
-        trials = [p for name, p in self.sets if name.startswith("trial")][:3]
-        first = self._load(trials[0])
-        n, on_host, note = self._rotation(max(1, _nbytes(first)), len(trials))
+        """Timing inputs: the trial draws, rewritten with fresh values before every call.
+
+        Returns ``make_args`` and a dict naming the set and the scale of its latest call.
+        """
+        inputs = self.inputs
+        names = _timing_sets([name for name, _ in self.sets])
+        paths = dict(self.sets)
+        first = self._load(paths[names[0]])
+        n, on_host, note = self._rotation(max(1, _nbytes(first)), len(names))
         if note:
             self.notes.append(note)
-        pristine = [first] + [self._load(p) for p in trials[1:n]]
+        pristine = [first] + [self._load(paths[name]) for name in names[1:n]]
         work = [inputs.clone_tree(x) for x in pristine]
         if on_host:
             pristine = [inputs.to_device(x, "cpu") for x in pristine]
         del first
         rng = self.rng
+        drawn = {}
 
         def make_args(i):
             k = i % len(work)
-            scale = rng.uniform(0.75, 1.25)
-            for src, dst in zip(pristine[k], work[k]):
-                if isinstance(dst, torch.Tensor):
-                    if dst.is_floating_point():
-                        if on_host:
-                            dst.copy_(src)
-                            dst.mul_(scale)
-                        else:
-                            torch.mul(src, scale, out=dst)
-                    else:
-                        dst.copy_(src)
-            return tuple(work[k])
+            drawn.update(set=names[k], scale=rng.uniform(0.75, 1.25))
+            return tuple(inputs.rescale(pristine[k], work[k], drawn["scale"]))
 
-        return make_args
+        return make_args, drawn
 
     def ceilings(self, dtype):
         """The device's copy bandwidth and ``dtype`` matrix rate (see roofline.py), in the
@@ -781,38 +808,36 @@ class _Candidate:
 
     def timings(self):
         torch, timing = self.torch, self.timing
-        make_args = self._pool()
+        make_args, drawn = self._pool()
         min_reps = self.job["timing"]["min_reps"]
         rounds = max(1, int(self.job["timing"]["rounds"]))
         guaranteed = rounds * max(2, -(-min_reps // rounds))  # calls every timing run makes
         chosen = set(self.rng.sample(range(guaranteed), min(3, guaranteed)))
         rechecks = []
-        state = {"calls": 0, "pending": None}
+        state = {"calls": 0, "pending": None, "extra": MAX_RECHECKS - len(chosen)}
 
         def make_checked_args(i):
             args = make_args(i)
             state["pending"] = None
             if i >= 0:
                 # Which calls are re-checked is drawn from the OS, so it cannot be predicted.
-                # Inputs are copied before the call: a candidate that writes to them must
-                # not turn its own re-check into a false alarm.
+                # The judge rebuilds the inputs from the set and the scale: a candidate that
+                # writes to them cannot turn its own re-check into a false alarm.
                 n = state["calls"]
                 state["calls"] += 1
-                if n in chosen or (len(rechecks) < 5 and self.rng.random() < 0.02):
-                    state["pending"] = _tree_to_cpu(list(args), torch)
+                extra = n not in chosen and state["extra"] > 0 and self.rng.random() < 0.02
+                if n in chosen or extra:
+                    state["extra"] -= extra
+                    state["pending"] = dict(drawn, call=n)
             return args
 
         def after_call(i, args, out):
             if state["pending"] is not None:
-                # Written out at once: at most one re-checked call is held in memory.
-                # Inputs and output in two files: the judge reads the output only after it
-                # has computed its references, so it never holds both with them.
-                k = len(rechecks)
-                x_path = self.exchange.save({"call": state["calls"] - 1, "inputs": state["pending"]},
-                                            "recheck%d_in.pt" % k, self.dirs)
-                state["pending"] = None
+                # Written out at once: at most one re-checked output is held in memory.
                 out_cpu = _tree_to_cpu(out, torch)
-                rechecks.append([x_path, self.exchange.save(out_cpu, "recheck%d_out.pt" % k, self.dirs)])
+                path = self.exchange.save(out_cpu, "recheck%d.pt" % len(rechecks), self.dirs)
+                rechecks.append(dict(state["pending"], output=path))
+                state["pending"] = None
                 del out_cpu
 
         results = {}
@@ -885,11 +910,15 @@ def _run_candidate(job, chan):
     go = json.loads(arg)
     c.setup(go["inputs"])
     out_paths = c.correctness(go["reference_mutates_inputs"], go["reference_aliases_inputs"])
+    # The judge compares them (and deletes what only it needed) before anything else runs.
+    chan.send(event="outputs", outputs=out_paths)
+    if sys.stdin.readline().strip() != "continue":
+        return
     c.recycling()
     ceiling = c.ceilings(go["dtype"])
-    results, compile_s, recheck_path = c.timings()
+    results, compile_s, rechecks = c.timings()
     c.escape_check(results)
-    chan.send(event="result", outputs=out_paths, rechecks=recheck_path, flags=c.flags, notes=c.notes,
+    chan.send(event="result", rechecks=rechecks, flags=c.flags, notes=c.notes,
               weights=c.weights, import_s=c.import_s, compile_s=compile_s,
               timings={k: v.to_dict() for k, v in results.items()},
               kernels=getattr(c, "kernel_info", None), ceiling=ceiling, design=c.design)
