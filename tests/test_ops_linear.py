@@ -1,6 +1,7 @@
 """linear: bias and activation in the GEMM epilogue, float32 precision following torch's knob."""
 
 import contextlib
+import os
 
 import pytest
 import torch
@@ -13,14 +14,30 @@ ACTS = [None, "relu", "sigmoid", "gelu", "gelu_tanh"]
 HALF = [torch.float16, torch.bfloat16]
 
 
+# 'highest' on CUDA: the split the GEMM uses (KERNELWRIGHT_GEMM_SPLIT). Forced, because 'auto'
+# leaves the small shapes of most tests to cuBLAS fp32.
+SPLITS = ["fp16", "tf32"]
+
+
 @contextlib.contextmanager
-def precision(p):
-    old = torch.get_float32_matmul_precision()
+def precision(p, split="fp16"):
+    old = torch.get_float32_matmul_precision(), os.environ.get("KERNELWRIGHT_GEMM_SPLIT")
     torch.set_float32_matmul_precision(p)
+    os.environ["KERNELWRIGHT_GEMM_SPLIT"] = split
     try:
         yield
     finally:
-        torch.set_float32_matmul_precision(old)
+        torch.set_float32_matmul_precision(old[0])
+        if old[1] is None:
+            del os.environ["KERNELWRIGHT_GEMM_SPLIT"]
+        else:
+            os.environ["KERNELWRIGHT_GEMM_SPLIT"] = old[1]
+
+
+# Precisions to test float32 at: 'highest' with each split on CUDA (one on the CPU, where the
+# split does not apply), and 'high'.
+def float32_modes(device):
+    return [("highest", s) for s in (SPLITS if device == "cuda" else SPLITS[:1])] + [("high", "fp16")]
 
 
 def torch_linear(x, w, b, act):
@@ -63,13 +80,13 @@ SHAPES = [(1, 1, 1), (7, 5, 3), (64, 128, 256), (300, 520, 1000), (2, 33, 64), (
 
 @pytest.mark.parametrize("mnk", SHAPES, ids=str)
 @pytest.mark.parametrize("act", ACTS, ids=str)
-@pytest.mark.parametrize("prec", ["highest", "high"])
-def test_float32_matches_torch_at_each_precision(device, mnk, act, prec):
+def test_float32_matches_torch_at_each_precision(device, mnk, act):
     x, w, b = make(*mnk, torch.float32, device)
-    poison(device)
-    with precision(prec):
-        got = K.linear(x, w, b, act)
-        check_against_torch(got, x, w, b, act, floor=1e-6)
+    for mode in float32_modes(device):
+        poison(device)
+        with precision(*mode):
+            got = K.linear(x, w, b, act)
+            check_against_torch(got, x, w, b, act, floor=1e-6)
 
 
 @pytest.mark.parametrize("dtype", HALF + [torch.float64], ids=str)
@@ -86,8 +103,8 @@ def test_other_dtypes(device, dtype, act, bias):
 def test_batched_and_non_contiguous_input(device):
     x, w, b = make(96, 128, 256, torch.float32, device)
     x3 = x.view(4, 24, 256)
-    for prec in ("highest", "high"):
-        with precision(prec):
+    for mode in float32_modes(device):
+        with precision(*mode):
             got = K.linear(x3, w, b, "relu")
             assert got.shape == (4, 24, 128)
             check_against_torch(got, x3, w, b, "relu", floor=1e-6)
@@ -105,15 +122,54 @@ def test_empty(device):
 
 
 @pytest.mark.cuda
+@pytest.mark.parametrize("split", ["auto"] + SPLITS)
 @pytest.mark.parametrize("n", [1024, 2048])
-def test_highest_is_fp32_accurate_on_long_k(n):
+def test_highest_is_fp32_accurate_on_long_k(n, split):
     """The 'highest' bar: error against float64 within 2x cuBLAS fp32's, on a long k where
     tensor-core accumulation without promotion would exceed it."""
     x, w, _ = make(n, n, 4 * n, torch.float32, "cuda", bias=False)
     ref = x.double() @ w.double().t()
-    with precision("highest"):
+    with precision("highest", split):
         ours, cublas = rel_err(K.linear(x, w), ref), rel_err(x @ w.t(), ref)
     assert ours <= 2 * cublas, (ours, cublas)
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("split", SPLITS)
+def test_highest_rows_of_any_magnitude(split):
+    """Rows of x and of the weight scaled by powers of two (fp16 alone spans 2^-24..2^16).
+    Scaling by powers of two is exact, so the scaled product divided by the scales must be as
+    accurate as cuBLAS fp32's, each element counting as much as any other. The TF32 split is held
+    to 2^+-30: its small products (2^-22 of the large ones) would fall below fp32's normal range,
+    which the tensor cores flush, from about 2^-50 per operand."""
+    m, n, k = 192, 256, 1000
+    span = 60 if split == "fp16" else 30
+    x, w, _ = make(m, n, k, torch.float32, "cuda", bias=False)
+    g = torch.Generator().manual_seed(5)
+    sx = torch.pow(2.0, torch.randint(-span, span + 1, (m, 1), generator=g).float()).cuda()
+    sw = torch.pow(2.0, torch.randint(-span, span + 1, (n, 1), generator=g).float()).cuda()
+    ref = x.double() @ w.double().t()
+    with precision("highest", split):
+        got = K.linear(x * sx, w * sw) / (sx * sw.t())
+        cublas = ((x * sx) @ (w * sw).t()) / (sx * sw.t())
+    assert torch.isfinite(got).all()
+    assert rel_err(got, ref) <= 2 * rel_err(cublas, ref), (rel_err(got, ref), rel_err(cublas, ref))
+
+
+@pytest.mark.cuda
+def test_highest_split_choice():
+    """'auto' leaves thin GEMMs, where the split's extra memory traffic dominates, to cuBLAS
+    fp32 (bit for bit), and a misspelt choice is a clear error."""
+    x, w, _ = make(64, 4096, 8192, torch.float32, "cuda", bias=False)
+    with precision("highest", "auto"):
+        assert torch.equal(K.linear(x, w), x @ w.t())
+    with precision("highest", "off"):
+        assert torch.equal(K.linear(x, w), x @ w.t())
+    with precision("highest", "fp32"):
+        with pytest.raises(ValueError, match="KERNELWRIGHT_GEMM_SPLIT"):
+            K.linear(x, w)
+    with precision("highest", "auto"):
+        check_against_torch(K.linear(x, w), x, w, None, None)
 
 
 @pytest.mark.parametrize("act", ACTS, ids=str)
@@ -125,19 +181,19 @@ def test_gradcheck(device, act):
     torch.autograd.gradcheck(lambda *a: K.linear(*a, act), (x, w, b))
 
 
-@pytest.mark.parametrize("prec", ["highest", "high"])
 @pytest.mark.parametrize("act", ["sigmoid", "gelu"])
-def test_float32_backward_matches_float64(device, prec, act):
+def test_float32_backward_matches_float64(device, act):
     x, w, b = make(130, 96, 200, torch.float32, device)
-    grads = []
-    for dtype in (torch.float32, torch.float64):
-        leaves = [t.to(dtype).requires_grad_() for t in (x, w, b)]
-        with precision(prec):
-            out = K.linear(*leaves, act) if dtype == torch.float32 else torch_linear(*leaves, act)
-        g = torch.linspace(-1, 1, out.numel(), dtype=dtype, device=device).view(out.shape)
-        grads.append(torch.autograd.grad(out, leaves, g))
-    for got, want in zip(*grads):
-        assert rel_err(got, want) < (5e-6 if prec == "highest" else 5e-3)
+    for mode in float32_modes(device):
+        grads = []
+        for dtype in (torch.float32, torch.float64):
+            leaves = [t.to(dtype).requires_grad_() for t in (x, w, b)]
+            with precision(*mode):
+                out = K.linear(*leaves, act) if dtype == torch.float32 else torch_linear(*leaves, act)
+                g = torch.linspace(-1, 1, out.numel(), dtype=dtype, device=device).view(out.shape)
+                grads.append(torch.autograd.grad(out, leaves, g))
+        for got, want in zip(*grads):
+            assert rel_err(got, want) < (5e-6 if mode[0] == "highest" else 5e-3), mode
 
 
 def test_opcheck_and_compile(device):

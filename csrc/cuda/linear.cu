@@ -21,19 +21,21 @@ int compute_capability();
   int Kind##_run(const GemmArgs& g, void* workspace, void* stream);
 KW_DECLARE_LINEAR(linear_tf32)
 KW_DECLARE_LINEAR(linear_tf32_split3)
+KW_DECLARE_LINEAR(linear_fp16_split3)
 KW_DECLARE_LINEAR(linear_bf16)
 KW_DECLARE_LINEAR(linear_fp16)
 #undef KW_DECLARE_LINEAR
 
 namespace {
 
-enum class Kind { kNone, kTf32, kTf32Split3, kBf16, kFp16 };
+enum class Kind { kNone, kTf32, kTf32Split3, kFp16Split3, kBf16, kFp16 };
 
 Kind kind_of(const GemmArgs& g) {
   const auto dtype = static_cast<DType>(g.dtype);
   const auto method = static_cast<GemmMethod>(g.method);
   if (dtype == DType::Float32 && method == GemmMethod::kTf32) return Kind::kTf32;
   if (dtype == DType::Float32 && method == GemmMethod::kTf32Split3) return Kind::kTf32Split3;
+  if (dtype == DType::Float32 && method == GemmMethod::kFp16Split3) return Kind::kFp16Split3;
   if (dtype == DType::BFloat16 && method == GemmMethod::kHalf) return Kind::kBf16;
   if (dtype == DType::Float16 && method == GemmMethod::kHalf) return Kind::kFp16;
   return Kind::kNone;
@@ -49,14 +51,19 @@ const char* gemm_unsupported(const GemmArgs& g) {
   if (compute_capability() != 90) return "the GEMM kernels are built for Hopper (sm_90a) only";
   if (g.m <= 0 || g.n <= 0 || g.k <= 0) return "an empty dimension";
   if (g.m > INT_MAX || g.n > INT_MAX || g.k > INT_MAX) return "a dimension over 2^31";
-  const int64_t align = static_cast<DType>(g.dtype) == DType::Float32 ? 4 : 8;  // 16 bytes
-  if (g.k % align || g.n % align || g.lda % align || g.ldb % align || g.ldd % align)
+  // 16 bytes in elements, for TMA: of the operands along k, of the output and bias along n.
+  const int64_t align_d = static_cast<DType>(g.dtype) == DType::Float32 ? 4 : 8;
+  const int64_t align_ab = kind == Kind::kTf32 || kind == Kind::kTf32Split3 ? 4 : 8;
+  if (g.k % align_ab || g.lda % align_ab || g.ldb % align_ab || g.n % align_d || g.ldd % align_d)
     return "k, n and the row strides must be multiples of 16 bytes for TMA";
   if (!aligned16(g.a) || !aligned16(g.b) || !aligned16(g.d) || (g.bias && !aligned16(g.bias)))
     return "operands must be 16-byte aligned for TMA";
+  if (kind == Kind::kFp16Split3 && (g.a_scale == nullptr || !aligned16(g.b_scale)))
+    return "row scales missing or misaligned";
   switch (kind) {
     case Kind::kTf32: return linear_tf32_unsupported(g);
     case Kind::kTf32Split3: return linear_tf32_split3_unsupported(g);
+    case Kind::kFp16Split3: return linear_fp16_split3_unsupported(g);
     case Kind::kBf16: return linear_bf16_unsupported(g);
     default: return linear_fp16_unsupported(g);
   }
@@ -66,6 +73,7 @@ size_t gemm_workspace_bytes(const GemmArgs& g) {
   switch (kind_of(g)) {
     case Kind::kTf32: return linear_tf32_workspace_bytes(g);
     case Kind::kTf32Split3: return linear_tf32_split3_workspace_bytes(g);
+    case Kind::kFp16Split3: return linear_fp16_split3_workspace_bytes(g);
     case Kind::kBf16: return linear_bf16_workspace_bytes(g);
     case Kind::kFp16: return linear_fp16_workspace_bytes(g);
     default: return 0;
@@ -76,6 +84,7 @@ int gemm(const GemmArgs& g, void* workspace, void* stream) {
   switch (kind_of(g)) {
     case Kind::kTf32: return linear_tf32_run(g, workspace, stream);
     case Kind::kTf32Split3: return linear_tf32_split3_run(g, workspace, stream);
+    case Kind::kFp16Split3: return linear_fp16_split3_run(g, workspace, stream);
     case Kind::kBf16: return linear_bf16_run(g, workspace, stream);
     case Kind::kFp16: return linear_fp16_run(g, workspace, stream);
     default: return static_cast<int>(cudaErrorNotSupported);

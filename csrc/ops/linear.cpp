@@ -1,5 +1,5 @@
 // Torch-facing glue of linear: argument checks, the float32 precision rule, the operand split for
-// 3xTF32, and the fallback to cuBLAS through ATen for what the Hopper kernels do not take (other
+// 'highest', and the fallback to cuBLAS through ATen for what the Hopper kernels do not take (other
 // GPUs, odd alignments, float64, the CPU).
 #include <ATen/Context.h>
 #include <ATen/core/Tensor.h>
@@ -14,6 +14,7 @@
 #include <ATen/ops/threshold_backward.h>
 #include <c10/core/DeviceGuard.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -76,19 +77,100 @@ void activate_(at::Tensor& z, Activation act) {
 }
 
 #ifdef KW_WITH_CUDA
+int env_int(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::atoi(v) : 0;
+}
+
 int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 bool k_major(const at::Tensor& t) {
   return t.stride(1) == 1 && t.stride(0) >= t.size(1);
 }
 
-// Tensor-core instructions (8 deep in k each) between promotions of the partial sum to fp32.
-// 4 (one 32-deep k-tile) measured 0.4x cuBLAS fp32's error; KERNELWRIGHT_GEMM_PROMOTION_INTERVAL
-// (a multiple of 4) trades accuracy for speed, for measuring that frontier.
-int promotion_interval() {
-  const char* env = std::getenv("KERNELWRIGHT_GEMM_PROMOTION_INTERVAL");
-  const int v = env ? std::atoi(env) : 0;
-  return v > 0 && v % 4 == 0 ? v : 4;
+// Tensor-core instructions between promotions of the partial sum to fp32: the default is
+// 128 of k for fp16 (two k-tiles), 32 for TF32 (one), measured at 0.2-0.4x cuBLAS fp32's error
+// (benchmarks/results/gemm_precision_*). KERNELWRIGHT_GEMM_PROMOTION_INTERVAL (a multiple of
+// 4) trades accuracy for speed, for measuring that frontier.
+int promotion_interval(bool fp16) {
+  const int v = env_int("KERNELWRIGHT_GEMM_PROMOTION_INTERVAL");
+  return v > 0 && v % 4 == 0 ? v : (fp16 ? 8 : 4);
+}
+
+// How 'highest' runs a float32 GEMM (KERNELWRIGHT_GEMM_SPLIT): 'auto' splits into fp16 where
+// that pays off, else leaves it to cuBLAS fp32; 'fp16' and 'tf32' force that split wherever a
+// kernel applies; 'off' is cuBLAS fp32 always. fp16 runs at twice TF32's tensor rate with the
+// same 11-bit halves, but its 5-bit exponent is shared per row (see docs/linear.md): 'tf32'
+// keeps a per-element exponent for rows whose entries span more than 2^17.
+enum class Split { kAuto, kFp16, kTf32, kOff };
+
+Split split_choice() {
+  const char* env = std::getenv("KERNELWRIGHT_GEMM_SPLIT");
+  const std::string v = env ? env : "";
+  if (v.empty() || v == "auto") return Split::kAuto;
+  if (v == "fp16") return Split::kFp16;
+  if (v == "tf32") return Split::kTf32;
+  if (v == "off") return Split::kOff;
+  TORCH_CHECK_VALUE(false, "kernelwright.linear(): environment variable KERNELWRIGHT_GEMM_SPLIT "
+                    "must be 'auto', 'fp16', 'tf32' or 'off', but is '", v, "'");
+}
+
+// The split moves about 14 bytes per operand element (two reads of fp32, three fp16 writes)
+// before a GEMM with three times cuBLAS fp32's work at ~20x its rate: it wins only when each
+// operand element feeds enough products, m*n/(m+n) of them per k. Crossover measured on H200
+// (benchmarks/results/gemm_split_crossover_*): 0.63-1.0x at 64-128, 1.16-1.46x at 248-256.
+bool split_pays_off(int64_t m, int64_t n) {
+  return static_cast<double>(m) * n / static_cast<double>(m + n) >= 192.0;
+}
+
+// The 'highest' operands: a and b split into rows of three segments (see kw/gemm.h), and for
+// fp16 their row scales, which the GEMM's epilogue reads (so they live until it is launched).
+struct SplitOperands {
+  at::Tensor a, b, scales;
+};
+
+// Points g at the split operands of a @ b^T; false (and nothing allocated) when no kernel
+// takes them.
+bool split_operands(const at::Tensor& a, const at::Tensor& b, bool fp16, GemmArgs& g,
+                    SplitOperands& ops) {
+  const int64_t m = a.size(0), n = b.size(0), k = a.size(1);
+  g.method = static_cast<int>(fp16 ? GemmMethod::kFp16Split3 : GemmMethod::kTf32Split3);
+  g.promotion_interval = promotion_interval(fp16);
+  const int64_t seg = round_up(k, fp16 ? 8 : 4);  // 16 bytes
+  g.k = 3 * seg;
+  g.lda = g.ldb = 3 * seg;
+  // Checked before the split operands exist: fresh allocations share d's alignment.
+  g.a = g.b = g.d;
+  g.a_scale = g.b_scale = static_cast<const float*>(g.d);
+  if (cuda::gemm_unsupported(g) != nullptr) return false;
+  const auto options = a.options().dtype(fp16 ? at::kHalf : at::kFloat);
+  ops.a = at::empty({m, 3 * seg}, options);
+  ops.b = at::empty({n, 3 * seg}, options);
+  float* a_scale = nullptr;
+  float* b_scale = nullptr;
+  at::Tensor row_max;
+  if (fp16) {
+    const int64_t b_offset = round_up(m, 4);  // b_scale is read 16 bytes at a time
+    ops.scales = at::empty({b_offset + n}, a.options());
+    row_max = at::empty({std::max(m, n)}, a.options().dtype(at::kInt));
+    a_scale = ops.scales.data_ptr<float>();
+    b_scale = a_scale + b_offset;
+  }
+  g.a = ops.a.data_ptr();
+  g.b = ops.b.data_ptr();
+  g.a_scale = a_scale;
+  g.b_scale = b_scale;
+  const auto format = fp16 ? SplitFormat::kFp16 : SplitFormat::kTf32;
+  auto* scratch = fp16 ? reinterpret_cast<unsigned*>(row_max.data_ptr<int>()) : nullptr;
+  void* stream = current_cuda_stream(a.device());
+  int err = cuda::split_operand(format, a.data_ptr<float>(), m, k, a.stride(0), a.stride(1),
+                                ops.a.data_ptr(), seg, true, a_scale, scratch, stream);
+  if (err == 0)
+    err = cuda::split_operand(format, b.data_ptr<float>(), n, k, b.stride(0), b.stride(1),
+                              ops.b.data_ptr(), seg, false, b_scale, scratch, stream);
+  TORCH_CHECK(err == 0, "kernelwright.linear(): CUDA kernel launch failed: ",
+              cuda_error_string(err));
+  return true;
 }
 
 // a [m, k] @ b[n, k]^T on the Hopper kernels; an undefined tensor when none applies.
@@ -105,29 +187,15 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   at::Tensor out = at::empty({m, n}, a.options());
   g.d = out.data_ptr();
   g.ldd = n;
-  at::Tensor a_op = a, b_op = b;
+  SplitOperands split;
   const bool fp32 = a.scalar_type() == at::kFloat;
   const bool highest = at::globalContext().float32MatmulPrecision() ==
                        at::Float32MatmulPrecision::HIGHEST;
   if (fp32 && highest) {
-    g.method = static_cast<int>(GemmMethod::kTf32Split3);
-    g.promotion_interval = promotion_interval();
-    const int64_t seg = round_up(k, 4);
-    g.k = 3 * seg;
-    g.lda = g.ldb = 3 * seg;
-    // Checked before the split operands exist: fresh allocations share out's alignment.
-    g.a = g.b = out.data_ptr();
-    if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
-    a_op = at::empty({m, 3 * seg}, a.options());
-    b_op = at::empty({n, 3 * seg}, a.options());
-    void* stream = current_cuda_stream(a.device());
-    int err = cuda::split_tf32(a.data_ptr<float>(), m, k, a.stride(0), a.stride(1),
-                               a_op.data_ptr<float>(), seg, true, stream);
-    if (err == 0)
-      err = cuda::split_tf32(b.data_ptr<float>(), n, k, b.stride(0), b.stride(1),
-                             b_op.data_ptr<float>(), seg, false, stream);
-    TORCH_CHECK(err == 0, "kernelwright.linear(): CUDA kernel launch failed: ",
-                cuda_error_string(err));
+    const Split choice = split_choice();
+    if (choice == Split::kOff || (choice == Split::kAuto && !split_pays_off(m, n)))
+      return at::Tensor();
+    if (!split_operands(a, b, choice != Split::kTf32, g, split)) return at::Tensor();
   } else {
     g.method = static_cast<int>(fp32 ? GemmMethod::kTf32 : GemmMethod::kHalf);
     if (!k_major(a) || !k_major(b)) return at::Tensor();  // cuBLAS takes transposes as they are
@@ -138,8 +206,6 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
     g.b = b.data_ptr();
     if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
   }
-  g.a = a_op.data_ptr();
-  g.b = b_op.data_ptr();
   at::Tensor workspace;
   const size_t ws = cuda::gemm_workspace_bytes(g);
   if (ws > 0) workspace = at::empty({static_cast<int64_t>(ws)}, a.options().dtype(at::kByte));

@@ -15,11 +15,17 @@ enum class GemmMethod : int {
   kTf32 = 0,       // one TF32 pass ('high', 'medium')
   kTf32Split3 = 1, // 3xTF32 on split operands with fp32 promotion of partial sums ('highest')
   kHalf = 2,       // fp16/bf16 operands, fp32 accumulation
+  kFp16Split3 = 3, // 3 fp16 products on row-scaled split operands, fp32 promotion ('highest')
 };
 
+// The narrow format of a split operand (see split_operand).
+enum class SplitFormat : int { kTf32 = 0, kFp16 = 1 };
+
 // d[m, n] = act(sum_k a[m, k] * b[n, k] + bias[n]); k is contiguous in a and b, n in d.
+// kFp16Split3: a and b are fp16, d and bias float32, and the sum is first multiplied by
+// a_scale[m] * b_scale[n] (the inverse row scales of the split).
 struct GemmArgs {
-  int dtype;  // kw::DType of a, b, bias and d
+  int dtype;  // kw::DType of d and bias, and of a and b but for kFp16Split3
   int method; // GemmMethod
   int activation;
   int64_t m, n, k;
@@ -30,7 +36,9 @@ struct GemmArgs {
   const void* bias;  // [n] or null
   void* d;
   int64_t ldd;
-  int promotion_interval;  // kTf32Split3: tensor-core instructions per fp32 promotion
+  int promotion_interval;  // split methods: tensor-core instructions per fp32 promotion
+  const float* a_scale;    // kFp16Split3: [m]
+  const float* b_scale;    // kFp16Split3: [n], 16-byte aligned
 };
 
 namespace cuda {
@@ -40,12 +48,17 @@ const char* gemm_unsupported(const GemmArgs& args);
 size_t gemm_workspace_bytes(const GemmArgs& args);
 int gemm(const GemmArgs& args, void* workspace, void* stream);
 
-// Writes the operand of a 3xTF32 GEMM over a 3K inner dimension: row r of `out` holds three
-// segments of `seg` elements (seg >= cols, zero-padded): [hi, hi, lo] for the left operand,
-// [hi, lo, hi] for the right one, where hi + lo == x, both exact in TF32. `x` is read through
-// (stride_r, stride_c), so a transposed operand costs no extra pass.
-int split_tf32(const float* x, int64_t rows, int64_t cols, int64_t stride_r, int64_t stride_c,
-               float* out, int64_t seg, bool left, void* stream);
+// Writes the operand of a 3-product split GEMM over a 3K inner dimension: row r of `out` holds
+// three segments of `seg` elements (seg >= cols, zero-padded, 16 bytes a multiple): [hi, hi, lo]
+// for the left operand, [hi, lo, hi] for the right one, so that one GEMM sums
+// hi*hi + hi*lo + lo*hi. `x` is read through (stride_r, stride_c), so a transposed operand costs
+// no extra pass.
+//  - kTf32: x = hi + lo, both exact in TF32 (float storage); inv_scale and row_max unused.
+//  - kFp16: x * 2^s_r = hi + lo, both fp16, where 2^s_r puts row r's largest finite |x| in
+//    [2^14, 2^15); inv_scale[r] = 2^-s_r. row_max: `rows` words of scratch.
+int split_operand(SplitFormat format, const float* x, int64_t rows, int64_t cols,
+                  int64_t stride_r, int64_t stride_c, void* out, int64_t seg, bool left,
+                  float* inv_scale, unsigned* row_max, void* stream);
 }  // namespace cuda
 
 }  // namespace kw

@@ -13,10 +13,12 @@ def linear(x, weight, bias=None, activation=None):
     the bias and applies the activation.
 
     activation: None, "relu", "sigmoid", "gelu" (erf form, torch's default) or "gelu_tanh".
-    float32 follows ``torch.get_float32_matmul_precision()``: 'highest' runs 3xTF32 with fp32
-    promotion of the tensor-core partial sums (fp32-accurate), 'high' and 'medium' one TF32
-    pass; float16 and bfloat16 use the tensor cores directly. On GPUs other than Hopper and for
-    shapes the kernels do not take, cuBLAS runs the GEMM at the same precision.
+    float32 follows ``torch.get_float32_matmul_precision()``: 'highest' multiplies operands split
+    into two fp16 halves per row-scaled element (three products on the tensor cores, partial sums
+    promoted to fp32; fp32-accurate), or leaves thin products to cuBLAS fp32; 'high' and
+    'medium' run one TF32 pass; float16 and bfloat16 use the tensor cores directly. On GPUs other
+    than Hopper and for shapes the kernels do not take, cuBLAS runs the GEMM at the same
+    precision. See docs/linear.md.
     """
     return _op(x, weight, bias, activation or "none")
 

@@ -1,11 +1,12 @@
 // Hopper GEMM kernels with the linear epilogue, built from CUTLASS 3 collectives.
 //
 // CUTLASS supplies the TMA + wgmma warp-specialized mainloop; what is ours is the epilogue
-// (per-column bias, then an activation chosen at run time so one instantiation serves them all)
-// and, for 3xTF32, the promotion of tensor-core partial sums into fp32 registers: Hopper's
-// tensor cores accumulate with truncation, so a K-long accumulation in them loses bits that
-// split operands alone cannot win back. The promoting mainloop is CUTLASS's FP8 one, which
-// adds the tensor-core accumulator into a second fp32 accumulator every few instructions.
+// (row scales for split operands, per-column bias, then an activation chosen at run time so one
+// instantiation serves them all) and, for the split 'highest' GEMMs, the promotion of
+// tensor-core partial sums into fp32 registers: Hopper's tensor cores accumulate with
+// truncation, so a K-long accumulation in them loses bits that split operands alone cannot win
+// back. The promoting mainloop is CUTLASS's FP8 one, which adds the tensor-core accumulator into
+// a second fp32 accumulator every few instructions.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -62,25 +63,60 @@ struct LinearActivation<cutlass::Array<T, N>> {
   }
 };
 
-template <class Element, class TileShape, class ClusterShape, bool Promoted>
+// The epilogue, as a CUTLASS visitor tree: d = act(acc + bias[n]), or for a GEMM on row-scaled
+// split operands d = act(acc * a_scale[m] * b_scale[n] + bias[n]), which undoes both scalings
+// before the bias, in fp32.
+template <class ElementD, class TileShape, bool RowScaled>
+struct LinearEpilogue {
+  static constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
+  template <class Op, class... Children>
+  using Node = cutlass::epilogue::fusion::Sm90EVT<Op, Children...>;
+  template <template <class> class Fn, class Out>
+  using Compute = cutlass::epilogue::fusion::Sm90Compute<Fn, Out, float, kRound>;
+  using AScale = cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>;  // per m
+  using BScale = cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, float>;  // per n
+  using Bias = cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, ElementD, float>;
+  using Acc = cutlass::epilogue::fusion::Sm90AccFetch;
+  using Affine = cute::conditional_t<
+      RowScaled,
+      Node<Compute<cutlass::homogeneous_multiply_add, float>,
+           Node<Compute<cutlass::multiplies, float>, Acc, AScale>, BScale, Bias>,
+      Node<Compute<cutlass::plus, float>, Acc, Bias>>;
+  using Callbacks = Node<Compute<LinearActivation, ElementD>, Affine>;
+
+  static typename Callbacks::Arguments arguments(const GemmArgs& g) {
+    const auto* bias = static_cast<const ElementD*>(g.bias);  // null: 0
+    if constexpr (RowScaled) {
+      return {{{{}, {g.a_scale}, {}}, {g.b_scale}, {bias}, {}}, {g.activation}};
+    } else {
+      return {{{}, {bias}, {}}, {g.activation}};
+    }
+  }
+};
+
+// ElementAB: the operands' type; ElementD: the output's and the bias's. Promoted: partial sums
+// leave the tensor cores every promotion_interval instructions. RowScaled: the operands are
+// row-scaled (LinearEpilogue).
+template <class ElementAB, class ElementD, class TileShape, class ClusterShape, bool Promoted,
+          bool RowScaled>
 struct LinearSm90 {
   using LayoutA = cutlass::layout::RowMajor;     // [m, k]
   using LayoutB = cutlass::layout::ColumnMajor;  // [n, k] read as a k x n column-major B
   using LayoutD = cutlass::layout::RowMajor;
-  static constexpr int kAlign = 16 / sizeof(Element);
+  static constexpr int kAlignAB = 16 / sizeof(ElementAB);
+  static constexpr int kAlignD = 16 / sizeof(ElementD);
   using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
   using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
 
-  using Fusion = cutlass::epilogue::fusion::LinCombPerColBiasEltAct<LinearActivation, Element, float,
-                                                                    Element, Element, float>;
+  using Fusion = LinearEpilogue<ElementD, TileShape, RowScaled>;
   using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-      cutlass::epilogue::collective::EpilogueTileAuto, float, float, void, LayoutD, kAlign, Element,
-      LayoutD, kAlign, EpilogueSchedule, Fusion>::CollectiveOp;
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, void, LayoutD, kAlignD,
+      ElementD, LayoutD, kAlignD, EpilogueSchedule, typename Fusion::Callbacks>::CollectiveOp;
 
   using BuiltMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
-      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, LayoutA, kAlign, Element, LayoutB,
-      kAlign, float, TileShape, ClusterShape,
+      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementAB, LayoutA, kAlignAB, ElementAB,
+      LayoutB, kAlignAB, float, TileShape, ClusterShape,
       cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(
           sizeof(typename Epilogue::SharedStorage))>,
       Schedule>::CollectiveOp;
@@ -115,14 +151,11 @@ struct LinearSm90 {
     hw.sm_count = sm_count();
     typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm,
                                   {m, n, k, 1},
-                                  {static_cast<const Element*>(g.a), sa,
-                                   static_cast<const Element*>(g.b), sb},
-                                  {{}, nullptr, sd, static_cast<Element*>(g.d), sd},
+                                  {static_cast<const ElementAB*>(g.a), sa,
+                                   static_cast<const ElementAB*>(g.b), sb},
+                                  {{}, nullptr, sd, static_cast<ElementD*>(g.d), sd},
                                   hw};
-    args.epilogue.thread.alpha = 1.0f;
-    args.epilogue.thread.beta = 0.0f;
-    args.epilogue.thread.bias_ptr = static_cast<const Element*>(g.bias);
-    args.epilogue.thread.activation.kind = g.activation;
+    args.epilogue.thread = Fusion::arguments(g);
     if constexpr (Promoted) {
       args.mainloop.mma_promotion_interval = static_cast<uint32_t>(g.promotion_interval);
     }
@@ -152,16 +185,22 @@ struct LinearSm90 {
   }
 };
 
-// Tile shapes: 128x256 keeps wgmma's operand reuse high; the promoting kernel holds a second
-// accumulator, so it takes 128x128 to stay within the register file.
-using LinearTf32 = LinearSm90<float, cute::Shape<cute::_128, cute::_256, cute::_32>,
-                              cute::Shape<cute::_1, cute::_2, cute::_1>, false>;
-using LinearTf32Split3 = LinearSm90<float, cute::Shape<cute::_128, cute::_128, cute::_32>,
-                                    cute::Shape<cute::_1, cute::_2, cute::_1>, true>;
-using LinearBf16 = LinearSm90<cutlass::bfloat16_t, cute::Shape<cute::_128, cute::_256, cute::_64>,
-                              cute::Shape<cute::_1, cute::_2, cute::_1>, false>;
-using LinearFp16 = LinearSm90<cutlass::half_t, cute::Shape<cute::_128, cute::_256, cute::_64>,
-                              cute::Shape<cute::_1, cute::_2, cute::_1>, false>;
+// Tile shapes, measured on H200 (docs/linear.md): 128x128 for the fp32-output kernels, which at
+// k = 2048 took 0.99 ms for TF32 where 128x256 took 1.46 (and ping-pong 128x128, 1.77); the
+// promoting kernels hold a second accumulator, which 128x128 also leaves room for.
+using Cluster1x2 = cute::Shape<cute::_1, cute::_2, cute::_1>;
+using Tile128x128x32 = cute::Shape<cute::_128, cute::_128, cute::_32>;
+using LinearTf32 = LinearSm90<float, float, Tile128x128x32, Cluster1x2, false, false>;
+using LinearTf32Split3 = LinearSm90<float, float, Tile128x128x32, Cluster1x2, true, false>;
+using LinearFp16Split3 = LinearSm90<cutlass::half_t, float,
+                                    cute::Shape<cute::_128, cute::_128, cute::_64>, Cluster1x2,
+                                    true, true>;
+using LinearBf16 = LinearSm90<cutlass::bfloat16_t, cutlass::bfloat16_t,
+                              cute::Shape<cute::_128, cute::_256, cute::_64>, Cluster1x2, false,
+                              false>;
+using LinearFp16 = LinearSm90<cutlass::half_t, cutlass::half_t,
+                              cute::Shape<cute::_128, cute::_256, cute::_64>, Cluster1x2, false,
+                              false>;
 
 // One instantiation per translation unit (csrc/cuda/linear_<kind>.cu), so that they compile in
 // parallel; csrc/cuda/linear.cu declares these entry points and dispatches among them.
