@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build (timed), CUDA tests, benchmarks. Logs go to $OUT (default
 # ./out); the last lines printed are a short summary table.
-#   scripts/gpu_check.sh [build] [test] [bench] [gemm] [smoke]    (default: build test bench)
+#   scripts/gpu_check.sh [build] [test] [bench] [gemm] [smoke] [run]   (default: build test bench)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -45,7 +45,20 @@ fi
 if [[ " $stages " == *" gemm "* ]]; then
   python benchmarks/bench_gemm_precision.py --sizes ${GEMM_SIZES:-4096,8192} --out benchmarks/results 2>&1 | tee "$OUT/gemm.log"
   summary+=("gemm precision: rc=${PIPESTATUS[0]}")
-  cp benchmarks/results/gemm_precision_*.json benchmarks/results/gemm_precision_*.md "$OUT/" 2>/dev/null
+  python benchmarks/bench_gemm_precision.py --out benchmarks/results \
+    --crossover ${GEMM_CROSSOVER:-64x8192x8192,128x8192x8192,256x8192x8192,512x8192x8192,256x131072x256,512x32768x512,1024x16384x1024} 2>&1 | tee -a "$OUT/gemm.log"
+  summary+=("gemm split crossover: rc=${PIPESTATUS[0]}")
+  cp benchmarks/results/gemm_*.json benchmarks/results/gemm_*.md "$OUT/" 2>/dev/null
+fi
+
+if [[ " $stages " == *" run "* ]]; then
+  # RUN_PROBLEMS / RUN_PRECISIONS select; each precision's report lands in $OUT/run_<precision>.
+  for prec in ${RUN_PRECISIONS:-highest high}; do
+    kernelwright run --problems ${RUN_PROBLEMS:-linear_sigmoid_linear_logsumexp} --precision "$prec" \
+      --out "$OUT/run_$prec" >"$OUT/run_$prec.log" 2>&1
+    summary+=("kernelwright run --precision $prec: rc=$?")
+    tail -15 "$OUT/run_$prec.log"
+  done
 fi
 
 echo "==== summary"
