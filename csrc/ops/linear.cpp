@@ -116,9 +116,10 @@ Split split_choice() {
 }
 
 // The split moves about 14 bytes per operand element (two reads of fp32, three fp16 writes)
-// before a GEMM with three times cuBLAS fp32's work at ~20x its rate: it wins only when each
-// operand element feeds enough products, m*n/(m+n) of them per k. Crossover measured on H200
-// (benchmarks/results/gemm_split_crossover_*): 0.63-1.0x at 64-128, 1.16-1.46x at 248-256.
+// before a GEMM with three times cuBLAS fp32's work at about 9x its rate (H200, 8192^3): it wins
+// only when each operand element feeds enough products, m*n/(m+n) of them per k. Crossover
+// measured on H200 (benchmarks/results/gemm_split_crossover_*): 0.58-0.90x at 64-128,
+// 1.22-1.48x at 248-256.
 bool split_pays_off(int64_t m, int64_t n) {
   return static_cast<double>(m) * n / static_cast<double>(m + n) >= 192.0;
 }
@@ -184,21 +185,22 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   g.m = m;
   g.n = n;
   g.bias = bias.defined() ? bias.data_ptr() : nullptr;
+  const bool fp32 = a.scalar_type() == at::kFloat;
+  const bool split = fp32 && at::globalContext().float32MatmulPrecision() ==
+                                 at::Float32MatmulPrecision::HIGHEST;
+  // The routes that need no allocation to decide come first.
+  const Split choice = split ? split_choice() : Split::kOff;
+  if (split && (choice == Split::kOff || (choice == Split::kAuto && !split_pays_off(m, n))))
+    return at::Tensor();
+  if (!split && (!k_major(a) || !k_major(b))) return at::Tensor();  // cuBLAS reads transposes
   at::Tensor out = at::empty({m, n}, a.options());
   g.d = out.data_ptr();
   g.ldd = n;
-  SplitOperands split;
-  const bool fp32 = a.scalar_type() == at::kFloat;
-  const bool highest = at::globalContext().float32MatmulPrecision() ==
-                       at::Float32MatmulPrecision::HIGHEST;
-  if (fp32 && highest) {
-    const Split choice = split_choice();
-    if (choice == Split::kOff || (choice == Split::kAuto && !split_pays_off(m, n)))
-      return at::Tensor();
-    if (!split_operands(a, b, choice != Split::kTf32, g, split)) return at::Tensor();
+  SplitOperands operands;
+  if (split) {
+    if (!split_operands(a, b, choice != Split::kTf32, g, operands)) return at::Tensor();
   } else {
     g.method = static_cast<int>(fp32 ? GemmMethod::kTf32 : GemmMethod::kHalf);
-    if (!k_major(a) || !k_major(b)) return at::Tensor();  // cuBLAS takes transposes as they are
     g.k = k;
     g.lda = a.stride(0);
     g.ldb = b.stride(0);
