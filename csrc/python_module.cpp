@@ -21,6 +21,9 @@
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/csrc/autograd/python_variable.h>
 
+#include <array>
+#include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -41,6 +44,14 @@ constexpr char kMulBackward[] = "kernelwright::mul_backward";
 constexpr char kAdd[] = "kernelwright::add";
 constexpr char kLogsumexp[] = "kernelwright::logsumexp";
 constexpr char kLogsumexpBackward[] = "kernelwright::logsumexp_backward";
+constexpr char kSoftmax[] = "kernelwright::softmax";
+constexpr char kSoftmaxBackward[] = "kernelwright::softmax_backward";
+constexpr char kLayerNorm[] = "kernelwright::layer_norm";
+constexpr char kLayerNormBackward[] = "kernelwright::layer_norm_backward";
+constexpr char kRmsNorm[] = "kernelwright::rms_norm";
+constexpr char kRmsNormBackward[] = "kernelwright::rms_norm_backward";
+constexpr char kLinear[] = "kernelwright::linear";
+constexpr char kLinearBackward[] = "kernelwright::linear_backward";
 
 using Tensor = at::Tensor;
 using Unary = Tensor(const Tensor&);
@@ -52,6 +63,20 @@ using AddSig = Tensor(const Tensor&, const Tensor&, double);
 using LogsumexpSig = Tensor(const Tensor&, at::IntArrayRef, bool);
 using LogsumexpBackwardSig =
     Tensor(const Tensor&, const Tensor&, const Tensor&, at::IntArrayRef, bool);
+using OptTensor = std::optional<Tensor>;
+using Tensor2 = std::tuple<Tensor, Tensor>;
+using Tensor3 = std::tuple<Tensor, Tensor, Tensor>;
+using SoftmaxSig = Tensor(const Tensor&, int64_t);
+using SoftmaxBackwardSig = Tensor(const Tensor&, const Tensor&, int64_t);
+using LayerNormSig = Tensor3(const Tensor&, at::IntArrayRef, const OptTensor&, const OptTensor&, double);
+using LayerNormBackwardSig = Tensor3(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                                     at::IntArrayRef, const OptTensor&, bool);
+using RmsNormSig = Tensor2(const Tensor&, at::IntArrayRef, const OptTensor&, std::optional<double>);
+using RmsNormBackwardSig =
+    Tensor2(const Tensor&, const Tensor&, const Tensor&, at::IntArrayRef, const OptTensor&);
+using LinearSig = Tensor(const Tensor&, const Tensor&, const OptTensor&, c10::string_view);
+using LinearBackwardSig = Tensor3(const Tensor&, const Tensor&, const Tensor&, const OptTensor&,
+                                  const Tensor&, c10::string_view, std::array<bool, 3>);
 
 // One handle per op, looked up once: the lookup is a hash-map search, too slow for every call.
 template <const char* Name, typename Sig>
@@ -177,14 +202,113 @@ struct LogsumexpFn : Function<LogsumexpFn> {
   }
 };
 
+struct SoftmaxFn : Function<SoftmaxFn> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, int64_t dim) {
+    Tensor y = below_autograd<kSoftmax, SoftmaxSig>(x, dim);
+    ctx->save_for_backward({y});
+    ctx->saved_data["dim"] = dim;
+    return y;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grad) {
+    return {dispatch<kSoftmaxBackward, SoftmaxBackwardSig>(grad[0], ctx->get_saved_variables()[0],
+                                                           ctx->saved_data["dim"].toInt()),
+            Tensor()};
+  }
+};
+
+// None arrives as an undefined tensor; Function::apply and the ops take it as nullopt.
+OptTensor optional(const Tensor& t) { return t.defined() ? OptTensor(t) : std::nullopt; }
+
+// The statistics are saved, not returned: the public function returns the normalised tensor
+// alone, as torch's does.
+struct LayerNormFn : Function<LayerNormFn> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, std::vector<int64_t> shape,
+                        const OptTensor& weight, const OptTensor& bias, double eps) {
+    auto [y, mean, rstd] = below_autograd<kLayerNorm, LayerNormSig>(x, shape, weight, bias, eps);
+    ctx->save_for_backward({x, mean, rstd, weight.value_or(Tensor())});
+    ctx->saved_data["shape"] = shape;
+    ctx->saved_data["has_bias"] = bias.has_value();
+    return y;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grad) {
+    const auto s = ctx->get_saved_variables();
+    auto [gx, gw, gb] = dispatch<kLayerNormBackward, LayerNormBackwardSig>(
+        grad[0], s[0], s[1], s[2], ctx->saved_data["shape"].toIntVector(), optional(s[3]),
+        ctx->saved_data["has_bias"].toBool());
+    return {gx, Tensor(), s[3].defined() ? gw : Tensor(),
+            ctx->saved_data["has_bias"].toBool() ? gb : Tensor(), Tensor()};
+  }
+};
+
+struct RmsNormFn : Function<RmsNormFn> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, std::vector<int64_t> shape,
+                        const OptTensor& weight, std::optional<double> eps) {
+    auto [y, rstd] = below_autograd<kRmsNorm, RmsNormSig>(x, shape, weight, eps);
+    ctx->save_for_backward({x, rstd, weight.value_or(Tensor())});
+    ctx->saved_data["shape"] = shape;
+    return y;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grad) {
+    const auto s = ctx->get_saved_variables();
+    auto [gx, gw] = dispatch<kRmsNormBackward, RmsNormBackwardSig>(
+        grad[0], s[0], s[1], ctx->saved_data["shape"].toIntVector(), optional(s[2]));
+    return {gx, Tensor(), s[2].defined() ? gw : Tensor(), Tensor()};
+  }
+};
+
+// Only the gradients some input needs are computed: a frozen weight costs no GEMM.
+struct LinearFn : Function<LinearFn> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& weight,
+                        const OptTensor& bias, std::string activation) {
+    Tensor y = below_autograd<kLinear, LinearSig>(x, weight, bias, activation);
+    ctx->save_for_backward({x, weight, bias.value_or(Tensor()), y});
+    ctx->saved_data["activation"] = std::move(activation);
+    return y;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grad) {
+    const auto s = ctx->get_saved_variables();
+    const std::array<bool, 3> mask = {ctx->needs_input_grad(0), ctx->needs_input_grad(1),
+                                      s[2].defined() && ctx->needs_input_grad(2)};
+    auto [gx, gw, gb] = dispatch<kLinearBackward, LinearBackwardSig>(
+        grad[0], s[0], s[1], optional(s[2]), s[3], ctx->saved_data["activation"].toStringRef(),
+        mask);
+    return {mask[0] ? gx : Tensor(), mask[1] ? gw : Tensor(), mask[2] ? gb : Tensor(), Tensor()};
+  }
+};
+
 bool plain_tensor(PyObject* obj) { return THPVariable_CheckExact(obj); }
 
-bool needs_autograd(const Tensor& t) { return c10::GradMode::is_enabled() && t.requires_grad(); }
+bool needs_autograd(const Tensor& t) {
+  return c10::GradMode::is_enabled() && t.defined() && t.requires_grad();
+}
 
 // A torch function mode must see the call, which only the torch.ops path gives it.
 bool fast_path_allowed() { return !at::impl::torch_function_mode_enabled(); }
 
 PyObject* not_implemented() { Py_RETURN_NOTIMPLEMENTED; }
+
+// None or a plain tensor (undefined for None); false for anything else.
+bool optional_tensor(PyObject* obj, Tensor& out) {
+  if (obj == Py_None) return true;
+  if (!plain_tensor(obj)) return false;
+  out = THPVariable_Unpack(obj);
+  return true;
+}
+
+// A list of Python ints that fit int64; false for anything else.
+bool int_list(PyObject* obj, std::vector<int64_t>& out) {
+  if (!PyList_CheckExact(obj)) return false;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(obj); ++i) {
+    PyObject* d = PyList_GET_ITEM(obj, i);
+    if (!PyLong_CheckExact(d)) return false;
+    out.push_back(PyLong_AsLongLong(d));
+    if (PyErr_Occurred()) {  // too large for int64: the op path raises the proper error
+      PyErr_Clear();
+      return false;
+    }
+  }
+  return true;
+}
 
 // Runs fn() without the GIL (the kernels may be long) and wraps its tensor.
 template <typename Fn>
@@ -245,19 +369,81 @@ PyObject* add(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
 
 PyObject* logsumexp(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   HANDLE_TH_ERRORS
-  KW_REQUIRE(nargs == 3 && plain_tensor(args[0]) && PyList_CheckExact(args[1]) && PyBool_Check(args[2]));
-  const Tensor& x = THPVariable_Unpack(args[0]);
   std::vector<int64_t> dims;
-  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(args[1]); ++i) {
-    PyObject* d = PyList_GET_ITEM(args[1], i);
-    if (!PyLong_CheckExact(d)) return not_implemented();
-    dims.push_back(PyLong_AsLongLong(d));
-  }
-  if (PyErr_Occurred()) return nullptr;  // a dim that overflows int64
+  KW_REQUIRE(nargs == 3 && plain_tensor(args[0]) && int_list(args[1], dims) && PyBool_Check(args[2]));
+  const Tensor& x = THPVariable_Unpack(args[0]);
   const bool keepdim = args[2] == Py_True;
   return wrap_result([&] {
     return needs_autograd(x) ? LogsumexpFn::apply(x, dims, keepdim)
                              : below_autograd<kLogsumexp, LogsumexpSig>(x, dims, keepdim);
+  });
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* softmax(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  HANDLE_TH_ERRORS
+  int overflow = 0;
+  const int64_t dim = nargs == 2 && PyLong_CheckExact(args[1]) ? PyLong_AsLongLongAndOverflow(args[1], &overflow) : 0;
+  KW_REQUIRE(nargs == 2 && plain_tensor(args[0]) && PyLong_CheckExact(args[1]) && !overflow);
+  const Tensor& x = THPVariable_Unpack(args[0]);
+  return wrap_result([&] {
+    return needs_autograd(x) ? SoftmaxFn::apply(x, dim) : below_autograd<kSoftmax, SoftmaxSig>(x, dim);
+  });
+  END_HANDLE_TH_ERRORS
+}
+
+// layer_norm(x, normalized_shape, weight, bias, eps) -> the normalised tensor only.
+PyObject* layer_norm(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  HANDLE_TH_ERRORS
+  std::vector<int64_t> shape;
+  Tensor weight, bias;
+  KW_REQUIRE(nargs == 5 && plain_tensor(args[0]) && int_list(args[1], shape) &&
+             optional_tensor(args[2], weight) && optional_tensor(args[3], bias) &&
+             PyFloat_CheckExact(args[4]));
+  const Tensor& x = THPVariable_Unpack(args[0]);
+  const double eps = PyFloat_AS_DOUBLE(args[4]);
+  return wrap_result([&] {
+    if (needs_autograd(x) || needs_autograd(weight) || needs_autograd(bias))
+      return LayerNormFn::apply(x, shape, optional(weight), optional(bias), eps);
+    return std::get<0>(below_autograd<kLayerNorm, LayerNormSig>(x, shape, optional(weight),
+                                                                optional(bias), eps));
+  });
+  END_HANDLE_TH_ERRORS
+}
+
+// rms_norm(x, normalized_shape, weight, eps or None) -> the normalised tensor only.
+PyObject* rms_norm(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  HANDLE_TH_ERRORS
+  std::vector<int64_t> shape;
+  Tensor weight;
+  KW_REQUIRE(nargs == 4 && plain_tensor(args[0]) && int_list(args[1], shape) &&
+             optional_tensor(args[2], weight) && (args[3] == Py_None || PyFloat_CheckExact(args[3])));
+  const Tensor& x = THPVariable_Unpack(args[0]);
+  const std::optional<double> eps =
+      args[3] == Py_None ? std::nullopt : std::optional<double>(PyFloat_AS_DOUBLE(args[3]));
+  return wrap_result([&] {
+    if (needs_autograd(x) || needs_autograd(weight)) return RmsNormFn::apply(x, shape, optional(weight), eps);
+    return std::get<0>(below_autograd<kRmsNorm, RmsNormSig>(x, shape, optional(weight), eps));
+  });
+  END_HANDLE_TH_ERRORS
+}
+
+// linear(x, weight, bias or None, activation)
+PyObject* linear(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  HANDLE_TH_ERRORS
+  Tensor bias;
+  KW_REQUIRE(nargs == 4 && plain_tensor(args[0]) && plain_tensor(args[1]) &&
+             optional_tensor(args[2], bias) && PyUnicode_CheckExact(args[3]));
+  const Tensor& x = THPVariable_Unpack(args[0]);
+  const Tensor& weight = THPVariable_Unpack(args[1]);
+  Py_ssize_t len = 0;
+  const char* act = PyUnicode_AsUTF8AndSize(args[3], &len);
+  if (act == nullptr) return nullptr;
+  std::string activation(act, static_cast<size_t>(len));
+  return wrap_result([&] {
+    if (needs_autograd(x) || needs_autograd(weight) || needs_autograd(bias))
+      return LinearFn::apply(x, weight, optional(bias), activation);
+    return below_autograd<kLinear, LinearSig>(x, weight, optional(bias), activation);
   });
   END_HANDLE_TH_ERRORS
 }
@@ -272,6 +458,10 @@ PyMethodDef methods[] = {
     KW_FAST("mul", mul),
     KW_FAST("add", add),
     KW_FAST("logsumexp", logsumexp),
+    KW_FAST("softmax", softmax),
+    KW_FAST("layer_norm", layer_norm),
+    KW_FAST("rms_norm", rms_norm),
+    KW_FAST("linear", linear),
     {nullptr, nullptr, 0, nullptr}};
 
 #define KW_STR2(x) #x

@@ -86,13 +86,17 @@ def test_public_names_are_documented(name):
     assert fn.__doc__ and "Same as" in fn.__doc__
 
 
-@pytest.mark.parametrize("name", ["elu", "sigmoid", "square", "mul", "add", "logsumexp"])
+FAST_PATH_CASES = ["elu", "sigmoid", "square", "mul", "add", "logsumexp", "softmax", "layer_norm",
+                   "rms_norm", "rms_norm_eps", "linear", "linear_gelu", "linear_frozen"]
+
+
+@pytest.mark.parametrize("name", FAST_PATH_CASES)
 def test_eager_fast_path_and_registered_autograd_agree(device, name):
     """kernelwright.ops in eager mode uses a C++ autograd node; torch.ops, torch.compile and
     opcheck use the autograd registered from Python. Both must give the same values and grads."""
     ops = torch.ops.kernelwright
-    a = randn((6, 9), torch.float32, device).requires_grad_()
-    b = randn((9,), torch.float32, device).requires_grad_()
+    r = lambda *s, g=True: randn(s, torch.float32, device).requires_grad_(g)  # noqa: E731
+    a, b, w, bias = r(6, 9), r(9), r(5, 9), r(5)
     public, registered, inputs = {
         "elu": (lambda: K.elu(a, 0.3), lambda: ops.elu(a, 0.3), (a,)),
         "sigmoid": (lambda: K.sigmoid(a), lambda: ops.sigmoid(a), (a,)),
@@ -100,6 +104,17 @@ def test_eager_fast_path_and_registered_autograd_agree(device, name):
         "mul": (lambda: K.mul(a, b), lambda: ops.mul(a, b), (a, b)),
         "add": (lambda: K.add(a, b, alpha=-1.5), lambda: ops.add(a, b, alpha=-1.5), (a, b)),
         "logsumexp": (lambda: K.logsumexp(a, 1), lambda: ops.logsumexp(a, [1]), (a,)),
+        "softmax": (lambda: K.softmax(a, 0), lambda: ops.softmax(a, 0), (a,)),
+        "layer_norm": (lambda: K.layer_norm(a, 9, b, b * 2),
+                       lambda: ops.layer_norm(a, [9], b, b * 2)[0], (a, b)),
+        "rms_norm": (lambda: K.rms_norm(a, [9], b), lambda: ops.rms_norm(a, [9], b)[0], (a, b)),
+        "rms_norm_eps": (lambda: K.rms_norm(a, (6, 9), eps=0.5),
+                         lambda: ops.rms_norm(a, [6, 9], None, 0.5)[0], (a,)),
+        "linear": (lambda: K.linear(a, w, bias), lambda: ops.linear(a, w, bias), (a, w, bias)),
+        "linear_gelu": (lambda: K.linear(a, w, None, "gelu"), lambda: ops.linear(a, w, None, "gelu"),
+                        (a, w)),
+        "linear_frozen": (lambda: K.linear(a, w.detach(), bias, "sigmoid"),
+                          lambda: ops.linear(a, w.detach(), bias, "sigmoid"), (a, bias)),
     }[name]
     out_fast, out_reg = public(), registered()
     assert type(out_fast.grad_fn).__name__ != type(out_reg.grad_fn).__name__  # two paths indeed
@@ -107,3 +122,19 @@ def test_eager_fast_path_and_registered_autograd_agree(device, name):
     g = randn(out_fast.shape, torch.float32, device)
     for got, want in zip(torch.autograd.grad(out_fast, inputs, g), torch.autograd.grad(out_reg, inputs, g)):
         torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("name", ["softmax", "layer_norm", "rms_norm", "linear"])
+def test_eager_fast_path_without_autograd_matches(device, name):
+    ops = torch.ops.kernelwright
+    a, w, bias = (randn(s, torch.float32, device) for s in ((4, 7), (3, 7), (3,)))
+    public, registered = {
+        "softmax": (lambda: K.softmax(a, -1), lambda: ops.softmax(a, -1)),
+        "layer_norm": (lambda: K.layer_norm(a, [7], None, bias[:1].expand(7).contiguous()),
+                       lambda: ops.layer_norm(a, [7], None, bias[:1].expand(7).contiguous())[0]),
+        "rms_norm": (lambda: K.rms_norm(a, 7), lambda: ops.rms_norm(a, [7])[0]),
+        "linear": (lambda: K.linear(a, w, bias, "relu"), lambda: ops.linear(a, w, bias, "relu")),
+    }[name]
+    out = public()
+    assert out.grad_fn is None
+    torch.testing.assert_close(out, registered(), rtol=0, atol=0)

@@ -1,5 +1,6 @@
 import torch
 
+from kernelwright.ops._common import ext, run
 from kernelwright.ops._rows import check_grad, check_normalized, contiguous_like, shape_list, stat_dtype
 
 _op = torch.ops.kernelwright.layer_norm.default
@@ -10,7 +11,11 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Same as ``torch.nn.functional.layer_norm(x, normalized_shape, weight, bias, eps)`` for
     floating-point tensors; float16 and bfloat16 are computed in fp32. weight and bias must have
     x's dtype. The result is contiguous."""
-    return _op(x, shape_list(normalized_shape), weight, bias, float(eps))[0]
+    return run(ext.layer_norm, _output, x, shape_list(normalized_shape), weight, bias, float(eps))
+
+
+def _output(*args):
+    return _op(*args)[0]
 
 
 @torch.library.register_fake("kernelwright::layer_norm")

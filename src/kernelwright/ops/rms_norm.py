@@ -1,5 +1,6 @@
 import torch
 
+from kernelwright.ops._common import ext, run
 from kernelwright.ops._rows import check_grad, check_normalized, contiguous_like, shape_list, stat_dtype
 
 _op = torch.ops.kernelwright.rms_norm.default
@@ -11,7 +12,12 @@ def rms_norm(x, normalized_shape, weight=None, eps=None):
     floating-point tensors; float16 and bfloat16 are computed in fp32, and eps=None means the
     float32 epsilon (float64's for float64 x), as in torch. weight must have x's dtype. The
     result is contiguous."""
-    return _op(x, shape_list(normalized_shape), weight, None if eps is None else float(eps))[0]
+    eps = None if eps is None else float(eps)
+    return run(ext.rms_norm, _output, x, shape_list(normalized_shape), weight, eps)
+
+
+def _output(*args):
+    return _op(*args)[0]
 
 
 @torch.library.register_fake("kernelwright::rms_norm")
