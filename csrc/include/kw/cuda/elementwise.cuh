@@ -15,27 +15,37 @@ namespace cuda {
 // loads in flight to cover HBM latency (see VecConfig below for the choice).
 constexpr int kThreads = 256;
 
-template <typename T, int NIn, int NOut>
+// Which inputs are one-element scalars: bit k of Scalars when the kernel is compiled for that
+// pattern (so a scalar operand takes no registers or predicated loads), args.is_scalar when
+// Scalars is kRuntimeScalars.
+constexpr int kRuntimeScalars = -1;
+
+template <int Scalars, int NIn, int NOut>
+__device__ __forceinline__ bool is_scalar(const ElementwiseArgs<NIn, NOut>& args, int k) {
+  return Scalars == kRuntimeScalars ? args.is_scalar[k] : ((Scalars >> k) & 1) != 0;
+}
+
+template <typename T, int Scalars, int NIn, int NOut>
 __device__ __forceinline__ void load_scalar_operands(const ElementwiseArgs<NIn, NOut>& args,
                                                      acc_t<T> (&scalars)[NIn]) {
 #pragma unroll
   for (int k = 0; k < NIn; ++k) {
     scalars[k] = 0;
-    if (args.is_scalar[k]) {
+    if (is_scalar<Scalars>(args, k)) {
       scalars[k] = args.scalar_ptr[k] ? to_acc(*static_cast<const T*>(args.scalar_ptr[k]))
                                       : static_cast<acc_t<T>>(args.scalar_value[k]);
     }
   }
 }
 
-template <typename T, int NIn, int NOut, typename F>
+template <typename T, int Scalars, int NIn, int NOut, typename F>
 __device__ __forceinline__ void apply_at(const ElementwiseArgs<NIn, NOut>& args, const F& f,
                                          const acc_t<T> (&scalars)[NIn], int64_t i) {
   acc_t<T> in[NIn];
   acc_t<T> out[NOut];
 #pragma unroll
   for (int k = 0; k < NIn; ++k)
-    in[k] = args.is_scalar[k] ? scalars[k] : to_acc(static_cast<const T*>(args.in[k])[i]);
+    in[k] = is_scalar<Scalars>(args, k) ? scalars[k] : to_acc(static_cast<const T*>(args.in[k])[i]);
   f(in, out, math_for<T>{});
 #pragma unroll
   for (int k = 0; k < NOut; ++k) static_cast<T*>(args.out[k])[i] = from_acc<T>(out[k]);
@@ -43,14 +53,14 @@ __device__ __forceinline__ void apply_at(const ElementwiseArgs<NIn, NOut>& args,
 
 // Dense operands: each thread moves Unroll 16-byte vectors per operand, all loads issued
 // before any arithmetic. The sub-vector tail is done by the last block.
-template <int Threads, int Unroll, typename T, int NIn, int NOut, typename F>
+template <int Threads, int Unroll, typename T, int Scalars, int NIn, int NOut, typename F>
 __global__ void __launch_bounds__(Threads)
     vectorized_kernel(const ElementwiseArgs<NIn, NOut> args, const F f) {
   constexpr int V = 16 / sizeof(T);
   using V_t = Vec<T, V>;
   using A = acc_t<T>;
   A scalars[NIn];
-  load_scalar_operands<T>(args, scalars);
+  load_scalar_operands<T, Scalars>(args, scalars);
 
   const int64_t nvec = args.numel / V;
   const int64_t first = static_cast<int64_t>(blockIdx.x) * Threads * Unroll + threadIdx.x;
@@ -60,7 +70,7 @@ __global__ void __launch_bounds__(Threads)
     const int64_t idx = first + static_cast<int64_t>(u) * Threads;
 #pragma unroll
     for (int k = 0; k < NIn; ++k)
-      if (idx < nvec && !args.is_scalar[k]) x[u][k] = static_cast<const V_t*>(args.in[k])[idx];
+      if (idx < nvec && !is_scalar<Scalars>(args, k)) x[u][k] = static_cast<const V_t*>(args.in[k])[idx];
   }
 #pragma unroll
   for (int u = 0; u < Unroll; ++u) {
@@ -72,7 +82,7 @@ __global__ void __launch_bounds__(Threads)
       A in[NIn];
       A out[NOut];
 #pragma unroll
-      for (int k = 0; k < NIn; ++k) in[k] = args.is_scalar[k] ? scalars[k] : to_acc(x[u][k].v[e]);
+      for (int k = 0; k < NIn; ++k) in[k] = is_scalar<Scalars>(args, k) ? scalars[k] : to_acc(x[u][k].v[e]);
       f(in, out, math_for<T>{});
 #pragma unroll
       for (int k = 0; k < NOut; ++k) y[k].v[e] = from_acc<T>(out[k]);
@@ -82,7 +92,7 @@ __global__ void __launch_bounds__(Threads)
   }
   if (blockIdx.x == gridDim.x - 1) {
     const int64_t i = nvec * V + threadIdx.x;
-    if (i < args.numel) apply_at<T>(args, f, scalars, i);
+    if (i < args.numel) apply_at<T, Scalars>(args, f, scalars, i);
   }
 }
 
@@ -94,7 +104,7 @@ __global__ void __launch_bounds__(kThreads)
   using A = acc_t<T>;
   constexpr int K = NIn + NOut;
   A scalars[NIn];
-  load_scalar_operands<T>(args, scalars);
+  load_scalar_operands<T, kRuntimeScalars>(args, scalars);
   const int64_t step = static_cast<int64_t>(gridDim.x) * kThreads;
   for (int64_t linear = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
        linear < args.numel; linear += step) {
@@ -134,18 +144,37 @@ bool vector_aligned(const ElementwiseArgs<NIn, NOut>& args) {
 int sm_count();
 
 // From a sweep on an H200 (scripts/elementwise_variants.cu, benchmarks/NOTES.md): 512 threads
-// with 2 vectors each was best or within 1% of best for every op and dtype tried, while
-// deeper unrolling starved 16-bit and three-input kernels of occupancy (down to 0.42 of copy).
+// with 2 vectors each was within 3% of the best for every op and dtype tried, while deeper
+// unrolling starved 16-bit and three-input kernels of occupancy (down to 0.42 of copy).
 struct VecConfig {
   static constexpr int kThreads = 512;
   static constexpr int kUnroll = 2;
 };
 
+// Binary ops get a kernel per scalar pattern: multiplying bf16 by a scalar flagged at run time
+// took 1.79 ms at 4096x393216 (H200, L2 flushed); compiled for the pattern, 1.67-1.70 ms, and
+// back to back exactly the unary kernels' time. Ops with more inputs read it at run time.
 template <int Threads, int Unroll, typename T, int NIn, int NOut, typename F>
 void launch_vectorized(const ElementwiseArgs<NIn, NOut>& args, const F& f, cudaStream_t s) {
   constexpr int V = 16 / sizeof(T);
   const int64_t blocks = ceil_div(args.numel / V, int64_t{Threads} * Unroll);
-  vectorized_kernel<Threads, Unroll, T><<<blocks > 0 ? blocks : 1, Threads, 0, s>>>(args, f);
+  const unsigned grid = static_cast<unsigned>(blocks > 0 ? blocks : 1);
+  int scalars = 0;
+  for (int k = 0; k < NIn; ++k) scalars |= args.is_scalar[k] ? 1 << k : 0;
+  if constexpr (NIn == 1) {
+    vectorized_kernel<Threads, Unroll, T, 0><<<grid, Threads, 0, s>>>(args, f);
+  } else if constexpr (NIn == 2) {
+    if (scalars == 0)
+      vectorized_kernel<Threads, Unroll, T, 0><<<grid, Threads, 0, s>>>(args, f);
+    else if (scalars == 1)
+      vectorized_kernel<Threads, Unroll, T, 1><<<grid, Threads, 0, s>>>(args, f);
+    else
+      vectorized_kernel<Threads, Unroll, T, 2><<<grid, Threads, 0, s>>>(args, f);
+  } else if (scalars == 0) {
+    vectorized_kernel<Threads, Unroll, T, 0><<<grid, Threads, 0, s>>>(args, f);
+  } else {
+    vectorized_kernel<Threads, Unroll, T, kRuntimeScalars><<<grid, Threads, 0, s>>>(args, f);
+  }
 }
 
 template <int NIn, int NOut, typename F>
