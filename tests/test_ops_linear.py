@@ -14,8 +14,8 @@ ACTS = [None, "relu", "sigmoid", "gelu", "gelu_tanh"]
 HALF = [torch.float16, torch.bfloat16]
 
 
-# 'highest' on CUDA: the split the GEMM uses (KERNELWRIGHT_GEMM_SPLIT). Forced, because 'auto'
-# leaves the small shapes of most tests to cuBLAS fp32.
+# On CUDA, how float32 operands meet the tensor cores (KERNELWRIGHT_GEMM_SPLIT). Forced, because
+# 'auto' leaves the small shapes of most tests to cuBLAS fp32 ('highest') or one TF32 pass.
 SPLITS = ["fp16", "tf32"]
 
 
@@ -34,10 +34,11 @@ def precision(p, split="fp16"):
             os.environ["KERNELWRIGHT_GEMM_SPLIT"] = old[1]
 
 
-# Precisions to test float32 at: 'highest' with each split on CUDA (one on the CPU, where the
-# split does not apply), and 'high'.
+# Precisions to test float32 at: 'highest' and 'high', with each split on CUDA (one on the CPU,
+# where the split does not apply).
 def float32_modes(device):
-    return [("highest", s) for s in (SPLITS if device == "cuda" else SPLITS[:1])] + [("high", "fp16")]
+    splits = SPLITS if device == "cuda" else SPLITS[:1]
+    return [(p, s) for p in ("highest", "high") for s in splits]
 
 
 def torch_linear(x, w, b, act):
@@ -75,7 +76,9 @@ def check_against_torch(got, x, w, b, act, factor=2.0, floor=None):
     assert rel_err(got, ref) <= limit, (rel_err(got, ref), rel_err(eager, ref))
 
 
-SHAPES = [(1, 1, 1), (7, 5, 3), (64, 128, 256), (300, 520, 1000), (2, 33, 64), (129, 256, 72)]
+# (m, n, k); k = 16999 takes rows longer than the fp16 split's one-read path holds.
+SHAPES = [(1, 1, 1), (7, 5, 3), (64, 128, 256), (300, 520, 1000), (2, 33, 64), (129, 256, 72),
+          (24, 40, 16999)]
 
 
 @pytest.mark.parametrize("mnk", SHAPES, ids=str)
@@ -112,6 +115,9 @@ def test_batched_and_non_contiguous_input(device):
             check_against_torch(K.linear(wide, w, b, "sigmoid"), wide, w, b, "sigmoid", floor=1e-6)
             wt = w.t().contiguous().t()  # a transposed weight
             check_against_torch(K.linear(x, wt, b), x, wt, b, None, floor=1e-6)
+            for width in (300, 257):  # rows padded: an aligned and an unaligned row stride
+                sliced = randn((96, width), torch.float32, device)[:, :256]
+                check_against_torch(K.linear(sliced, w, b), sliced, w, b, None, floor=1e-6)
 
 
 def test_empty(device):
@@ -135,21 +141,21 @@ def test_highest_is_fp32_accurate_on_long_k(n, split):
 
 
 @pytest.mark.cuda
-@pytest.mark.parametrize("split", SPLITS)
-def test_highest_rows_of_any_magnitude(split):
+@pytest.mark.parametrize("mode", [("highest", "fp16"), ("highest", "tf32"), ("high", "fp16")], ids=str)
+def test_rows_of_any_magnitude(mode):
     """Rows of x and of the weight scaled by powers of two (fp16 alone spans 2^-24..2^16).
     Scaling by powers of two is exact, so the scaled product divided by the scales must be as
-    accurate as cuBLAS fp32's, each element counting as much as any other. The TF32 split is held
-    to 2^+-30: at 2^+-60 it measured 2.7e-5 against cuBLAS's 2.1e-7 (its small products then fall
-    below fp32's normal range; see docs/linear.md)."""
+    accurate as cuBLAS's at the same precision, each element counting as much as any other. The
+    TF32 split is held to 2^+-30: at 2^+-60 it measured 2.7e-5 against cuBLAS's 2.1e-7 (its
+    small products then fall below fp32's normal range; see docs/linear.md)."""
     m, n, k = 192, 256, 1000
-    span = 60 if split == "fp16" else 30
+    span = 30 if mode[1] == "tf32" else 60
     x, w, _ = make(m, n, k, torch.float32, "cuda", bias=False)
     g = torch.Generator().manual_seed(5)
     sx = torch.pow(2.0, torch.randint(-span, span + 1, (m, 1), generator=g).float()).cuda()
     sw = torch.pow(2.0, torch.randint(-span, span + 1, (n, 1), generator=g).float()).cuda()
     ref = x.double() @ w.double().t()
-    with precision("highest", split):
+    with precision(*mode):
         got = K.linear(x * sx, w * sw) / (sx * sw.t())
         cublas = ((x * sx) @ (w * sw).t()) / (sx * sw.t())
     assert torch.isfinite(got).all()
@@ -157,12 +163,27 @@ def test_highest_rows_of_any_magnitude(split):
 
 
 @pytest.mark.cuda
-def test_highest_split_choice():
-    """'auto' leaves thin GEMMs, where the split's extra memory traffic dominates, to cuBLAS
-    fp32 (bit for bit), and a misspelt choice is a clear error."""
+@pytest.mark.parametrize("split", ["auto", "fp16", "tf32"])
+@pytest.mark.parametrize("mnk", [(1024, 1536, 8192), (2048, 2048, 4096)], ids=str)
+def test_high_is_as_accurate_as_tf32_on_long_k(split, mnk):
+    """'high' may round operands to TF32's 11 bits: one fp16 product on row-scaled operands does
+    that at twice TF32's rate, and must be as accurate as cuBLAS's TF32 GEMM. 96 output tiles
+    go to the stream-K schedule, 256 to the data-parallel one (on a 132-SM GPU)."""
+    x, w, _ = make(*mnk, torch.float32, "cuda", bias=False)
+    ref = x.double() @ w.double().t()
+    with precision("high", split):
+        ours, cublas = rel_err(K.linear(x, w), ref), rel_err(x @ w.t(), ref)
+    assert ours <= 2 * cublas, (ours, cublas)
+
+
+@pytest.mark.cuda
+def test_split_choice():
+    """'auto' leaves thin GEMMs, where the conversion's extra memory traffic dominates, to cuBLAS
+    at the precision asked (bit for bit), and a misspelt choice is a clear error."""
     x, w, _ = make(64, 4096, 8192, torch.float32, "cuda", bias=False)
-    with precision("highest", "auto"):
-        assert torch.equal(K.linear(x, w), x @ w.t())
+    for p in ("highest", "high"):
+        with precision(p, "auto"):
+            assert torch.equal(K.linear(x, w), x @ w.t())
     with precision("highest", "off"):
         assert torch.equal(K.linear(x, w), x @ w.t())
     with precision("highest", "fp32"):

@@ -22,13 +22,14 @@ int compute_capability();
 KW_DECLARE_LINEAR(linear_tf32)
 KW_DECLARE_LINEAR(linear_tf32_split3)
 KW_DECLARE_LINEAR(linear_fp16_split3)
+KW_DECLARE_LINEAR(linear_fp16_scaled)
 KW_DECLARE_LINEAR(linear_bf16)
 KW_DECLARE_LINEAR(linear_fp16)
 #undef KW_DECLARE_LINEAR
 
 namespace {
 
-enum class Kind { kNone, kTf32, kTf32Split3, kFp16Split3, kBf16, kFp16 };
+enum class Kind { kNone, kTf32, kTf32Split3, kFp16Split3, kFp16Scaled, kBf16, kFp16 };
 
 Kind kind_of(const GemmArgs& g) {
   const auto dtype = static_cast<DType>(g.dtype);
@@ -36,6 +37,7 @@ Kind kind_of(const GemmArgs& g) {
   if (dtype == DType::Float32 && method == GemmMethod::kTf32) return Kind::kTf32;
   if (dtype == DType::Float32 && method == GemmMethod::kTf32Split3) return Kind::kTf32Split3;
   if (dtype == DType::Float32 && method == GemmMethod::kFp16Split3) return Kind::kFp16Split3;
+  if (dtype == DType::Float32 && method == GemmMethod::kFp16Scaled) return Kind::kFp16Scaled;
   if (dtype == DType::BFloat16 && method == GemmMethod::kHalf) return Kind::kBf16;
   if (dtype == DType::Float16 && method == GemmMethod::kHalf) return Kind::kFp16;
   return Kind::kNone;
@@ -58,12 +60,14 @@ const char* gemm_unsupported(const GemmArgs& g) {
     return "k, n and the row strides must be multiples of 16 bytes for TMA";
   if (!aligned16(g.a) || !aligned16(g.b) || !aligned16(g.d) || (g.bias && !aligned16(g.bias)))
     return "operands must be 16-byte aligned for TMA";
-  if (kind == Kind::kFp16Split3 && (g.a_scale == nullptr || !aligned16(g.b_scale)))
+  const bool scaled = kind == Kind::kFp16Split3 || kind == Kind::kFp16Scaled;
+  if (scaled && (g.a_scale == nullptr || !aligned16(g.b_scale)))
     return "row scales missing or misaligned";
   switch (kind) {
     case Kind::kTf32: return linear_tf32_unsupported(g);
     case Kind::kTf32Split3: return linear_tf32_split3_unsupported(g);
     case Kind::kFp16Split3: return linear_fp16_split3_unsupported(g);
+    case Kind::kFp16Scaled: return linear_fp16_scaled_unsupported(g);
     case Kind::kBf16: return linear_bf16_unsupported(g);
     default: return linear_fp16_unsupported(g);
   }
@@ -74,6 +78,7 @@ size_t gemm_workspace_bytes(const GemmArgs& g) {
     case Kind::kTf32: return linear_tf32_workspace_bytes(g);
     case Kind::kTf32Split3: return linear_tf32_split3_workspace_bytes(g);
     case Kind::kFp16Split3: return linear_fp16_split3_workspace_bytes(g);
+    case Kind::kFp16Scaled: return linear_fp16_scaled_workspace_bytes(g);
     case Kind::kBf16: return linear_bf16_workspace_bytes(g);
     case Kind::kFp16: return linear_fp16_workspace_bytes(g);
     default: return 0;
@@ -85,6 +90,7 @@ int gemm(const GemmArgs& g, void* workspace, void* stream) {
     case Kind::kTf32: return linear_tf32_run(g, workspace, stream);
     case Kind::kTf32Split3: return linear_tf32_split3_run(g, workspace, stream);
     case Kind::kFp16Split3: return linear_fp16_split3_run(g, workspace, stream);
+    case Kind::kFp16Scaled: return linear_fp16_scaled_run(g, workspace, stream);
     case Kind::kBf16: return linear_bf16_run(g, workspace, stream);
     case Kind::kFp16: return linear_fp16_run(g, workspace, stream);
     default: return static_cast<int>(cudaErrorNotSupported);

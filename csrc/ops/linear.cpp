@@ -97,11 +97,14 @@ int promotion_interval(bool fp16) {
   return v > 0 && v % 4 == 0 ? v : (fp16 ? 8 : 4);
 }
 
-// How 'highest' runs a float32 GEMM (KERNELWRIGHT_GEMM_SPLIT): 'auto' splits into fp16 where
-// that pays off, else leaves it to cuBLAS fp32; 'fp16' and 'tf32' force that split wherever a
-// kernel applies; 'off' is cuBLAS fp32 always. fp16 runs at twice TF32's tensor rate with the
-// same 11-bit halves, but its 5-bit exponent is shared per row (see docs/linear.md): 'tf32'
-// keeps a per-element exponent for rows whose entries span more than 2^17.
+// How a float32 GEMM uses the tensor cores (KERNELWRIGHT_GEMM_SPLIT). 'fp16' converts the
+// operands to fp16 after scaling each row by a power of two: 'highest' multiplies three products
+// of their hi and lo halves, 'high' and 'medium' one product of the hi halves, which keeps
+// TF32's 11 bits at twice its tensor rate. 'tf32' runs 3xTF32 at 'highest' and one TF32 pass
+// otherwise. 'auto' takes fp16 where the conversion pays off, else 'off': cuBLAS at the
+// precision asked. fp16's 5-bit exponent is shared per row (see docs/linear.md): 'tf32' keeps a
+// per-element exponent for rows whose entries span more than 2^17 ('highest') or 2^28 (one
+// product).
 enum class Split { kAuto, kFp16, kTf32, kOff };
 
 Split split_choice() {
@@ -115,38 +118,44 @@ Split split_choice() {
                     "must be 'auto', 'fp16', 'tf32' or 'off', but is '", v, "'");
 }
 
-// The split moves about 14 bytes per operand element (two reads of fp32, three fp16 writes)
-// before a GEMM with three times cuBLAS fp32's work at about 9x its rate (H200, 8192^3): it wins
-// only when each operand element feeds enough products, m*n/(m+n) of them per k. Crossover
-// measured on H200 (benchmarks/results/gemm_split_crossover_*): 0.58-0.90x at 64-128,
-// 1.22-1.48x at 248-256.
-bool split_pays_off(int64_t m, int64_t n) {
-  return static_cast<double>(m) * n / static_cast<double>(m + n) >= 192.0;
+// The conversion reads each operand element (4 bytes) and writes 2 bytes per fp16 product;
+// what it saves grows with the products each element feeds, m*n/(m+n) of them per k. Three
+// products replace cuBLAS fp32 at about 9x its rate, one product replaces TF32 at 2x, so one
+// product needs more reuse. Crossovers measured on H200 (benchmarks/results/
+// gemm_split_crossover_*, gemm_high_crossover_*): three products 0.57-0.93x cuBLAS fp32 at
+// 63-128, 1.58x at 248; one product 0.82-0.87x cuBLAS TF32 at 482-512, 1.07-1.10x at 910-964.
+bool conversion_pays_off(int64_t m, int64_t n, bool single_product) {
+  const double reuse = static_cast<double>(m) * n / static_cast<double>(m + n);
+  return reuse >= (single_product ? 768.0 : 192.0);
 }
 
-// The 'highest' operands: a and b split into rows of three segments (see kw/gemm.h), and for
-// fp16 their row scales, which the GEMM's epilogue reads (so they live until it is launched).
+// The converted operands: a and b split into rows of one or three segments (see kw/gemm.h),
+// and for fp16 their row scales, which the GEMM's epilogue reads (so they live until it is
+// launched).
 struct SplitOperands {
   at::Tensor a, b, scales;
 };
 
-// Points g at the split operands of a @ b^T; false (and nothing allocated) when no kernel
-// takes them.
-bool split_operands(const at::Tensor& a, const at::Tensor& b, bool fp16, GemmArgs& g,
+// Points g at the converted operands of a @ b^T for `method` (kTf32Split3, kFp16Split3 or
+// kFp16Scaled); false (and nothing allocated) when no kernel takes them.
+bool split_operands(const at::Tensor& a, const at::Tensor& b, GemmMethod method, GemmArgs& g,
                     SplitOperands& ops) {
   const int64_t m = a.size(0), n = b.size(0), k = a.size(1);
-  g.method = static_cast<int>(fp16 ? GemmMethod::kFp16Split3 : GemmMethod::kTf32Split3);
-  g.promotion_interval = promotion_interval(fp16);
+  const bool fp16 = method != GemmMethod::kTf32Split3;
+  const bool single = method == GemmMethod::kFp16Scaled;
+  const int64_t parts = single ? 1 : 3;
+  g.method = static_cast<int>(method);
+  g.promotion_interval = single ? 0 : promotion_interval(fp16);
   const int64_t seg = round_up(k, fp16 ? 8 : 4);  // 16 bytes
-  g.k = 3 * seg;
-  g.lda = g.ldb = 3 * seg;
+  g.k = parts * seg;
+  g.lda = g.ldb = parts * seg;
   // Checked before the split operands exist: fresh allocations share d's alignment.
   g.a = g.b = g.d;
   g.a_scale = g.b_scale = static_cast<const float*>(g.d);
   if (cuda::gemm_unsupported(g) != nullptr) return false;
   const auto options = a.options().dtype(fp16 ? at::kHalf : at::kFloat);
-  ops.a = at::empty({m, 3 * seg}, options);
-  ops.b = at::empty({n, 3 * seg}, options);
+  ops.a = at::empty({m, parts * seg}, options);
+  ops.b = at::empty({n, parts * seg}, options);
   float* a_scale = nullptr;
   float* b_scale = nullptr;
   at::Tensor row_max;
@@ -165,13 +174,31 @@ bool split_operands(const at::Tensor& a, const at::Tensor& b, bool fp16, GemmArg
   auto* scratch = fp16 ? reinterpret_cast<unsigned*>(row_max.data_ptr<int>()) : nullptr;
   void* stream = current_cuda_stream(a.device());
   int err = cuda::split_operand(format, a.data_ptr<float>(), m, k, a.stride(0), a.stride(1),
-                                ops.a.data_ptr(), seg, true, a_scale, scratch, stream);
+                                ops.a.data_ptr(), seg, single ? SplitParts::kHi : SplitParts::kLeft3,
+                                a_scale, scratch, stream);
   if (err == 0)
     err = cuda::split_operand(format, b.data_ptr<float>(), n, k, b.stride(0), b.stride(1),
-                              ops.b.data_ptr(), seg, false, b_scale, scratch, stream);
+                              ops.b.data_ptr(), seg, single ? SplitParts::kHi : SplitParts::kRight3,
+                              b_scale, scratch, stream);
   TORCH_CHECK(err == 0, "kernelwright.linear(): CUDA kernel launch failed: ",
               cuda_error_string(err));
   return true;
+}
+
+// The float32 method for this precision, shape and KERNELWRIGHT_GEMM_SPLIT; kHalf when the GEMM
+// goes to cuBLAS.
+GemmMethod float32_method(int64_t m, int64_t n) {
+  const bool highest =
+      at::globalContext().float32MatmulPrecision() == at::Float32MatmulPrecision::HIGHEST;
+  const Split choice = split_choice();
+  const bool fp16 = choice == Split::kFp16 ||
+                    (choice == Split::kAuto && conversion_pays_off(m, n, !highest));
+  if (highest) {
+    if (fp16) return GemmMethod::kFp16Split3;
+    return choice == Split::kTf32 ? GemmMethod::kTf32Split3 : GemmMethod::kHalf;
+  }
+  if (fp16) return GemmMethod::kFp16Scaled;
+  return choice == Split::kTf32 ? GemmMethod::kTf32 : GemmMethod::kHalf;
 }
 
 // a [m, k] @ b[n, k]^T on the Hopper kernels; an undefined tensor when none applies.
@@ -186,21 +213,19 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   g.n = n;
   g.bias = bias.defined() ? bias.data_ptr() : nullptr;
   const bool fp32 = a.scalar_type() == at::kFloat;
-  const bool split = fp32 && at::globalContext().float32MatmulPrecision() ==
-                                 at::Float32MatmulPrecision::HIGHEST;
   // The routes that need no allocation to decide come first.
-  const Split choice = split ? split_choice() : Split::kOff;
-  if (split && (choice == Split::kOff || (choice == Split::kAuto && !split_pays_off(m, n))))
-    return at::Tensor();
+  const GemmMethod method = fp32 ? float32_method(m, n) : GemmMethod::kHalf;
+  if (fp32 && method == GemmMethod::kHalf) return at::Tensor();  // cuBLAS
+  const bool split = method != GemmMethod::kTf32 && method != GemmMethod::kHalf;
   if (!split && (!k_major(a) || !k_major(b))) return at::Tensor();  // cuBLAS reads transposes
   at::Tensor out = at::empty({m, n}, a.options());
   g.d = out.data_ptr();
   g.ldd = n;
   SplitOperands operands;
   if (split) {
-    if (!split_operands(a, b, choice != Split::kTf32, g, operands)) return at::Tensor();
+    if (!split_operands(a, b, method, g, operands)) return at::Tensor();
   } else {
-    g.method = static_cast<int>(fp32 ? GemmMethod::kTf32 : GemmMethod::kHalf);
+    g.method = static_cast<int>(method);
     g.k = k;
     g.lda = a.stride(0);
     g.ldb = b.stride(0);

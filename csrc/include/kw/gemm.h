@@ -16,16 +16,22 @@ enum class GemmMethod : int {
   kTf32Split3 = 1, // 3xTF32 on split operands with fp32 promotion of partial sums ('highest')
   kHalf = 2,       // fp16/bf16 operands, fp32 accumulation
   kFp16Split3 = 3, // 3 fp16 products on row-scaled split operands, fp32 promotion ('highest')
+  kFp16Scaled = 4, // 1 fp16 product on row-scaled operands: TF32's 11 bits ('high', 'medium')
 };
 
 // The narrow format of a split operand (see split_operand).
 enum class SplitFormat : int { kTf32 = 0, kFp16 = 1 };
 
+// What a split writes per row: for 3-product GEMMs the three segments of a 3K inner dimension,
+// [hi, hi, lo] for the left operand and [hi, lo, hi] for the right one, so that one GEMM sums
+// hi*hi + hi*lo + lo*hi; for a single product, hi alone.
+enum class SplitParts : int { kLeft3 = 0, kRight3 = 1, kHi = 2 };
+
 // d[m, n] = act(sum_k a[m, k] * b[n, k] + bias[n]); k is contiguous in a and b, n in d.
-// kFp16Split3: a and b are fp16, d and bias float32, and the sum is first multiplied by
-// a_scale[m] * b_scale[n] (the inverse row scales of the split).
+// kFp16Split3, kFp16Scaled: a and b are fp16, d and bias float32, and the sum is first
+// multiplied by a_scale[m] * b_scale[n] (the inverse row scales of the split).
 struct GemmArgs {
-  int dtype;  // kw::DType of d and bias, and of a and b but for kFp16Split3
+  int dtype;  // kw::DType of d and bias, and of a and b but for the fp16 methods
   int method; // GemmMethod
   int activation;
   int64_t m, n, k;
@@ -37,8 +43,8 @@ struct GemmArgs {
   void* d;
   int64_t ldd;
   int promotion_interval;  // split methods: tensor-core instructions per fp32 promotion
-  const float* a_scale;    // kFp16Split3: [m]
-  const float* b_scale;    // kFp16Split3: [n], 16-byte aligned
+  const float* a_scale;    // fp16 methods: [m]
+  const float* b_scale;    // fp16 methods: [n], 16-byte aligned
 };
 
 namespace cuda {
@@ -48,16 +54,14 @@ const char* gemm_unsupported(const GemmArgs& args);
 size_t gemm_workspace_bytes(const GemmArgs& args);
 int gemm(const GemmArgs& args, void* workspace, void* stream);
 
-// Writes the operand of a 3-product split GEMM over a 3K inner dimension: row r of `out` holds
-// three segments of `seg` elements (seg >= cols, zero-padded, 16 bytes a multiple): [hi, hi, lo]
-// for the left operand, [hi, lo, hi] for the right one, so that one GEMM sums
-// hi*hi + hi*lo + lo*hi. `x` is read through (stride_r, stride_c), so a transposed operand costs
-// no extra pass.
+// Writes the operand of a split GEMM: row r of `out` holds the `parts` (see SplitParts), each a
+// segment of `seg` elements (seg >= cols, zero-padded, 16 bytes a multiple). `x` is read through
+// (stride_r, stride_c), so a transposed operand costs no extra pass.
 //  - kTf32: x = hi + lo, both exact in TF32 (float storage); inv_scale and row_max unused.
 //  - kFp16: x * 2^s_r = hi + lo, both fp16, where 2^s_r puts row r's largest finite |x| in
 //    [2^14, 2^15); inv_scale[r] = 2^-s_r. row_max: `rows` words of scratch.
 int split_operand(SplitFormat format, const float* x, int64_t rows, int64_t cols,
-                  int64_t stride_r, int64_t stride_c, void* out, int64_t seg, bool left,
+                  int64_t stride_r, int64_t stride_c, void* out, int64_t seg, SplitParts parts,
                   float* inv_scale, unsigned* row_max, void* stream);
 }  // namespace cuda
 

@@ -1,6 +1,6 @@
 import torch
 
-from kernelwright.ops._common import check_floating, ext  # noqa: F401  (ext: loads the ops)
+from kernelwright.ops._common import check_floating, ext, run
 
 _op = torch.ops.kernelwright.linear.default
 _backward_op = torch.ops.kernelwright.linear_backward.default
@@ -16,11 +16,12 @@ def linear(x, weight, bias=None, activation=None):
     float32 follows ``torch.get_float32_matmul_precision()``: 'highest' multiplies operands split
     into two fp16 halves per row-scaled element (three products on the tensor cores, partial sums
     promoted to fp32; fp32-accurate), or leaves thin products to cuBLAS fp32; 'high' and
-    'medium' run one TF32 pass; float16 and bfloat16 use the tensor cores directly. On GPUs other
-    than Hopper and for shapes the kernels do not take, cuBLAS runs the GEMM at the same
-    precision. See docs/linear.md.
+    'medium' multiply the row-scaled operands rounded to fp16 once (TF32's 11 bits at twice its
+    rate), or run one TF32 pass where that conversion does not pay off; float16 and bfloat16 use
+    the tensor cores directly. On GPUs other than Hopper and for shapes the kernels do not take,
+    cuBLAS runs the GEMM at the same precision. See docs/linear.md.
     """
-    return _op(x, weight, bias, activation or "none")
+    return run(ext.linear, _op, x, weight, bias, activation or "none")
 
 
 def _check(op, x, weight, bias, activation):

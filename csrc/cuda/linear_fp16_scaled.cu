@@ -1,0 +1,8 @@
+// The fp16_scaled linear kernel, data-parallel schedule; see kw/cuda/linear_sm90.cuh.
+#include "kw/cuda/linear_sm90.cuh"
+
+namespace kw {
+namespace cuda {
+KW_DEFINE_LINEAR_WITH_STREAM_K(linear_fp16_scaled, LinearFp16Scaled)
+}  // namespace cuda
+}  // namespace kw

@@ -1,0 +1,8 @@
+// The fp16_split3 linear kernel, stream-K schedule; see kw/cuda/linear_sm90.cuh.
+#include "kw/cuda/linear_sm90.cuh"
+
+namespace kw {
+namespace cuda {
+KW_DEFINE_LINEAR(linear_fp16_split3_stream_k, LinearFp16Split3StreamK)
+}  // namespace cuda
+}  // namespace kw
