@@ -10,17 +10,21 @@ the relative Frobenius norm of (result - float64 result). Methods:
   bf16x3             a_hi@b_hi + a_hi@b_lo + a_lo@b_hi with bf16 halves, three bf16 GEMMs
   kernelwright_*     kernelwright.ops.linear at each precision (when the op is built); at
                      'highest' also with the TF32 split (_tf32split) and with more or fewer fp32
-                     promotions than the default (_promote4, _promote16)
+                     promotions than the default (_promote4, _promote16); at 'high' also one
+                     TF32 pass (_tf32) instead of one fp16 product on row-scaled operands
 
---crossover times kernelwright's fp16 split against cuBLAS fp32 on thin and skinny shapes, where
-the split's memory traffic weighs against its faster GEMM: the measured basis of the rule that
-sends 'highest' GEMMs to one or the other (csrc/ops/linear.cpp, split_pays_off).
+--crossover times kernelwright's fp16 conversion against the alternatives on thin and skinny
+shapes, where the conversion's memory traffic weighs against its faster GEMM: at 'highest' the
+three-product split against cuBLAS fp32, at 'high' (--precision high) the single fp16 product
+against cuBLAS TF32 and kernelwright's TF32 kernel. The measured basis of the rule that picks
+among them (csrc/ops/linear.cpp, conversion_pays_off).
 
 Times are medians of CUDA-event timings with the L2 flushed; ratios are against cublas_fp32
 measured in the same run.
 
     python benchmarks/bench_gemm_precision.py --sizes 4096,8192 --out benchmarks/results
     python benchmarks/bench_gemm_precision.py --crossover 256x131072x256,1024x8192x1024
+    python benchmarks/bench_gemm_precision.py --crossover 1024x8192x1024 --precision high
 """
 
 import argparse
@@ -101,6 +105,8 @@ def methods(a, b):
                 m["kernelwright_" + p] = with_precision(p, lambda: K.linear(a, b))
             highest = with_precision("highest", lambda: K.linear(a, b))
             m["kernelwright_highest_tf32split"] = with_env("KERNELWRIGHT_GEMM_SPLIT", "tf32", highest)
+            m["kernelwright_high_tf32"] = with_env(
+                "KERNELWRIGHT_GEMM_SPLIT", "tf32", with_precision("high", lambda: K.linear(a, b)))
             for interval in (4, 16):  # more or fewer promotions than the default 8
                 m["kernelwright_highest_promote%d" % interval] = with_env(
                     "KERNELWRIGHT_GEMM_PROMOTION_INTERVAL", str(interval), highest)
@@ -113,35 +119,47 @@ def rel_error(out, ref):
     return ((out.double() - ref).norm() / ref.norm()).item()
 
 
-def crossover(shapes, budget, env, out_dir):
-    """cuBLAS fp32 against the forced fp16 split at 'highest', shape by shape."""
+# precision -> (label, KERNELWRIGHT_GEMM_SPLIT or None for torch.mm) of each contender; the
+# first is the baseline, the last kernelwright's fp16 conversion.
+CONTENDERS = {
+    "highest": [("cuBLAS fp32", None), ("fp16 split", "fp16")],
+    "high": [("cuBLAS TF32", None), ("TF32 kernel", "tf32"), ("fp16 scaled", "fp16")],
+}
+
+
+def crossover(shapes, precision, budget, env, out_dir):
+    """The contenders at `precision`, shape by shape."""
     import kernelwright.ops as K
 
+    labels = [label for label, _ in CONTENDERS[precision]]
     rows = []
     for shape in shapes:
         m, k, n = shape
         gen = torch.Generator(device="cuda").manual_seed(m + n + k)
         a = torch.randn(m, k, device="cuda", generator=gen)
         b = torch.randn(n, k, device="cuda", generator=gen)
-        times = {}
-        for split in ("off", "fp16"):
-            fn = with_env("KERNELWRIGHT_GEMM_SPLIT", split,
-                          with_precision("highest", lambda: K.linear(a, b)))
-            times[split] = time_fn(fn, device="cuda", budget_s=budget).median_ms
-        row = {"m": m, "k": k, "n": n, "reuse": m * n / (m + n), "cublas_fp32_ms": times["off"],
-               "fp16_split_ms": times["fp16"], "split_speedup": times["off"] / times["fp16"]}
+        row = {"m": m, "k": k, "n": n, "reuse": m * n / (m + n), "ms": {}}
+        for label, split in CONTENDERS[precision]:
+            fn = (lambda: a @ b.t()) if split is None else with_env(
+                "KERNELWRIGHT_GEMM_SPLIT", split, lambda: K.linear(a, b))
+            row["ms"][label] = time_fn(with_precision(precision, fn), device="cuda", budget_s=budget).median_ms
+        row["fp16_speedup"] = row["ms"][labels[0]] / row["ms"][labels[-1]]
         rows.append(row)
-        print("%6d x %6d x %6d  m*n/(m+n) %7.1f  cuBLAS fp32 %8.3f ms  fp16 split %8.3f ms  %5.2fx"
-              % (m, k, n, row["reuse"], times["off"], times["fp16"], row["split_speedup"]), flush=True)
-    json_path, md_path, _ = result_paths(out_dir, "gemm_split_crossover", env)
-    write_json(json_path, {"environment": env, "rows": rows})
+        print("%6d x %6d x %6d  m*n/(m+n) %7.1f  %s  fp16 %5.2fx" % (
+            m, k, n, row["reuse"], "  ".join("%s %8.3f ms" % (l, row["ms"][l]) for l in labels),
+            row["fp16_speedup"]), flush=True)
+    name = "gemm_split_crossover" if precision == "highest" else "gemm_%s_crossover" % precision
+    json_path, md_path, _ = result_paths(out_dir, name, env)
+    write_json(json_path, {"environment": env, "precision": precision, "rows": rows})
     with open(md_path, "w") as f:
-        f.write("# 'highest' float32 GEMM: fp16 split against cuBLAS fp32\n\n%s, torch %s, CUDA %s, %s\n\n" % (
-            env["device"], env["torch"], env["cuda"], env["date"]))
-        f.write("| M | K | N | M*N/(M+N) | cuBLAS fp32 ms | fp16 split ms | split speedup |\n|---|---|---|---|---|---|---|\n")
+        f.write("# '%s' float32 GEMM: kernelwright's fp16 conversion against %s\n\n%s, torch %s, CUDA %s, %s\n\n" % (
+            precision, " and ".join(labels[:-1]), env["device"], env["torch"], env["cuda"], env["date"]))
+        f.write("| M | K | N | M*N/(M+N) | %s | fp16 speedup vs %s |\n|%s\n" % (
+            " | ".join(l + " ms" for l in labels), labels[0], "---|" * (5 + len(labels))))
         for r in rows:
-            f.write("| %d | %d | %d | %.1f | %.3f | %.3f | %.2f |\n" % (
-                r["m"], r["k"], r["n"], r["reuse"], r["cublas_fp32_ms"], r["fp16_split_ms"], r["split_speedup"]))
+            f.write("| %d | %d | %d | %.1f | %s | %.2f |\n" % (
+                r["m"], r["k"], r["n"], r["reuse"], " | ".join("%.3f" % r["ms"][l] for l in labels),
+                r["fp16_speedup"]))
     print("wrote", json_path, md_path)
 
 
@@ -149,14 +167,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="4096,8192", help="comma-separated M=N=K values")
     ap.add_argument("--crossover", default=None,
-                    help="comma-separated MxKxN shapes: time the fp16 split against cuBLAS fp32 instead")
+                    help="comma-separated MxKxN shapes: time the fp16 conversion against its alternatives instead")
+    ap.add_argument("--precision", default="highest", choices=sorted(CONTENDERS),
+                    help="float32 matmul precision of --crossover")
     ap.add_argument("--out", default="benchmarks/results")
     ap.add_argument("--budget", type=float, default=1.5, help="seconds per timing")
     args = ap.parse_args()
     env = environment()
     if args.crossover:
         shapes = [tuple(int(v) for v in s.split("x")) for s in args.crossover.split(",")]
-        return crossover(shapes, args.budget, env, args.out)
+        return crossover(shapes, args.precision, args.budget, env, args.out)
     rows = []
     for n in [int(s) for s in args.sizes.split(",")]:
         gen = torch.Generator(device="cuda").manual_seed(n)

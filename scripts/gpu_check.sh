@@ -45,9 +45,16 @@ fi
 if [[ " $stages " == *" gemm "* ]]; then
   python benchmarks/bench_gemm_precision.py --sizes ${GEMM_SIZES:-4096,8192} --out benchmarks/results 2>&1 | tee "$OUT/gemm.log"
   summary+=("gemm precision: rc=${PIPESTATUS[0]}")
-  python benchmarks/bench_gemm_precision.py --out benchmarks/results \
-    --crossover ${GEMM_CROSSOVER:-64x8192x8192,128x8192x8192,256x8192x8192,512x8192x8192,256x131072x256,512x32768x512,1024x16384x1024} 2>&1 | tee -a "$OUT/gemm.log"
-  summary+=("gemm split crossover: rc=${PIPESTATUS[0]}")
+  # GEMM_CROSSOVER / GEMM_HIGH_CROSSOVER: MxKxN lists, empty to skip.
+  highest_shapes=${GEMM_CROSSOVER-64x8192x8192,128x8192x8192,256x8192x8192,512x8192x8192,256x131072x256,512x32768x512,1024x16384x1024}
+  high_shapes=${GEMM_HIGH_CROSSOVER-128x8192x8192,256x8192x8192,512x8192x8192,1024x8192x8192,2048x8192x8192,1024x16384x1024,16384x4096x1024,16384x2048x4096}
+  for spec in "highest:$highest_shapes" "high:$high_shapes"; do
+    prec=${spec%%:*} shapes=${spec#*:}
+    [[ -n $shapes ]] || continue
+    python benchmarks/bench_gemm_precision.py --out benchmarks/results --precision "$prec" \
+      --crossover "$shapes" 2>&1 | tee -a "$OUT/gemm.log"
+    summary+=("gemm $prec crossover: rc=${PIPESTATUS[0]}")
+  done
   cp benchmarks/results/gemm_*.json benchmarks/results/gemm_*.md "$OUT/" 2>/dev/null
 fi
 
