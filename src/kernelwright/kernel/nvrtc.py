@@ -45,19 +45,28 @@ def available():
         return False
 
 
-def _bindings():
+def _bindings(module):
+    """cuda.bindings.<module>, imported on first use: a cache hit needs the driver only, and
+    importing the NVRTC bindings as well cost ~50 ms per process (H200 machine)."""
     try:
-        from cuda.bindings import driver, nvrtc
+        return importlib.import_module("cuda.bindings." + module)
     except ImportError as error:
         raise ImportError(
             "compiling kernels at run time needs NVIDIA's cuda-bindings (and an NVRTC library): "
             "pip install cuda-bindings nvidia-cuda-nvrtc (pick the major version of your CUDA driver's toolkit)"
         ) from error
-    return driver, nvrtc
+
+
+def _driver():
+    return _bindings("driver")
+
+
+def _nvrtc():
+    return _bindings("nvrtc")
 
 
 def _check_driver(result, what):
-    driver, _ = _bindings()
+    driver = _driver()
     err = result[0]
     if err != driver.CUresult.CUDA_SUCCESS:
         _, name = driver.cuGetErrorName(err)
@@ -66,7 +75,7 @@ def _check_driver(result, what):
 
 
 def _check_nvrtc(result, what):
-    _, nvrtc = _bindings()
+    nvrtc = _nvrtc()
     err = result[0]
     if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
         raise KernelCompileError(f"NVRTC {what} failed: {err}")
@@ -107,7 +116,7 @@ def toolchain_id():
 
 def nvrtc_version():
     if not _nvrtc_version:
-        _, nvrtc = _bindings()
+        nvrtc = _nvrtc()
         err, major, minor = nvrtc.nvrtcVersion()
         _check_nvrtc((err,), "nvrtcVersion")
         _nvrtc_version.append(f"{major}.{minor}")
@@ -153,7 +162,7 @@ def _error_line(log, filename):
 
 
 def _compile(text, filename, name_expression, options, kernel):
-    _, nvrtc = _bindings()
+    nvrtc = _nvrtc()
     prog = _check_nvrtc(nvrtc.nvrtcCreateProgram(text.encode(), filename.encode(), 0, [], []), "nvrtcCreateProgram")
     try:
         _check_nvrtc(nvrtc.nvrtcAddNameExpression(prog, name_expression.encode()), "nvrtcAddNameExpression")
@@ -191,7 +200,7 @@ def _target(device_index, arch):
 
 
 def _resolve_target(target):
-    _, nvrtc = _bindings()
+    nvrtc = _nvrtc()
     match = re.fullmatch(r"sm_(\d+)[af]?", target)
     if not match:
         return target
@@ -239,7 +248,7 @@ def binary(source, filename, sig, dtype, device_index, options=(), arch=None):
 
 
 def _primary_context(device_index):
-    driver, _ = _bindings()
+    driver = _driver()
     ctx = _primary_contexts.get(device_index)
     if ctx is None:
         _check_driver(driver.cuInit(0), "cuInit")
@@ -259,7 +268,7 @@ class _Current:
         self.device_index = device_index
 
     def __enter__(self):
-        driver, _ = _bindings()
+        driver = _driver()
         ctx = _primary_context(self.device_index)
         current = _check_driver(driver.cuCtxGetCurrent(), "cuCtxGetCurrent")
         self.restore = None
@@ -271,14 +280,14 @@ class _Current:
 
     def __exit__(self, *exc):
         if self.restore is not None:
-            driver, _ = _bindings()
+            driver = _driver()
             driver.cuCtxSetCurrent(self.restore)
 
 
 def _limits_of_device(device_index):
     limits = _device_limits.get(device_index)
     if limits is None:
-        driver, _ = _bindings()
+        driver = _driver()
         a = driver.CUdevice_attribute
         device = _check_driver(driver.cuDeviceGet(device_index), "cuDeviceGet")
 
@@ -299,7 +308,7 @@ class CudaKernel:
     """One instantiation loaded on one device, launched with cuLaunchKernel."""
 
     def __init__(self, data, meta, device_index, name):
-        driver, _ = _bindings()
+        driver = _driver()
         self.name = name
         self.device_index = device_index
         with _Current(device_index):
@@ -319,7 +328,7 @@ class CudaKernel:
         self._dynamic_shared_cap = self.limits.max_shared_per_block - self.limits.static_shared
 
     def launch(self, config, stream, params):
-        driver, _ = _bindings()
+        driver = _driver()
         with _Current(self.device_index):
             if config.needs_optin and config.shared_mem > self._dynamic_shared_cap:
                 attribute = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
