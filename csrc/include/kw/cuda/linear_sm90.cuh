@@ -11,8 +11,6 @@
 
 #include <cuda_runtime.h>
 
-#include <type_traits>
-
 #include "cute/tensor.hpp"
 #include "cutlass/cutlass.h"
 #include "cutlass/epilogue/collective/collective_builder.hpp"
@@ -99,11 +97,9 @@ struct LinearEpilogue {
 // ElementAB: the operands' type; ElementD: the output's and the bias's. Promoted: partial sums
 // leave the tensor cores every promotion_interval instructions. RowScaled: the operands are
 // row-scaled (LinearEpilogue).
-// Schedule: CUTLASS's cooperative (two consumer warpgroups share a tile) or ping-pong (they
-// alternate tiles, one's epilogue overlapping the other's mainloop) warp-specialised kernel.
+// TileScheduler: stream-K (the default) or CUTLASS's persistent data-parallel scheduler.
 template <class ElementAB, class ElementD, class TileShape, class ClusterShape, bool Promoted,
-          bool RowScaled, class Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative,
-          class TileScheduler = cutlass::gemm::StreamKScheduler>
+          bool RowScaled, class TileScheduler = cutlass::gemm::StreamKScheduler>
 struct LinearSm90 {
   using LayoutA = cutlass::layout::RowMajor;     // [m, k]
   using LayoutB = cutlass::layout::ColumnMajor;  // [n, k] read as a k x n column-major B
@@ -111,11 +107,8 @@ struct LinearSm90 {
   using Tile = TileShape;
   static constexpr int kAlignAB = 16 / sizeof(ElementAB);
   static constexpr int kAlignD = 16 / sizeof(ElementD);
-  static constexpr bool kPingPong =
-      std::is_same_v<Schedule, cutlass::gemm::KernelTmaWarpSpecializedPingpong>;
-  using EpilogueSchedule =
-      cute::conditional_t<kPingPong, cutlass::epilogue::TmaWarpSpecialized,
-                          cutlass::epilogue::TmaWarpSpecializedCooperative>;
+  using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
 
   using Fusion = LinearEpilogue<ElementD, TileShape, RowScaled>;
   using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
@@ -141,8 +134,8 @@ struct LinearSm90 {
       typename M::SmemLayoutAtomB, typename M::SmemCopyAtomB, typename M::TransformB>;
 
   using Mainloop = cute::conditional_t<Promoted, PromotedMainloop, BuiltMainloop>;
-  // Stream-K (the default): when output tiles are fewer than SMs (small m*n, long k) the k loop
-  // is shared out too; PersistentScheduler: whole tiles only.
+  // Stream-K: when output tiles are fewer than SMs (small m*n, long k) the k loop is shared out
+  // too; the persistent scheduler hands out whole tiles only.
   using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>, Mainloop,
                                                       Epilogue, TileScheduler>;
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
@@ -205,12 +198,10 @@ using LinearTf32Split3 = LinearSm90<float, float, Tile128x128x32, Cluster1x2, tr
 // data-parallel tiles took 0.636 ms where stream-K took 0.750 at 16384x2048 -> 4096, 0.363
 // against 0.394 at 16384x4096 -> 1024, both with thousands of tiles.
 using Tile128x128x64 = cute::Shape<cute::_128, cute::_128, cute::_64>;
-using Cooperative = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
 using DataParallel = cutlass::gemm::PersistentScheduler;
 template <bool Promoted, class Scheduler>
 using LinearFp16Of =
-    LinearSm90<cutlass::half_t, float, Tile128x128x64, Cluster1x2, Promoted, true, Cooperative,
-               Scheduler>;
+    LinearSm90<cutlass::half_t, float, Tile128x128x64, Cluster1x2, Promoted, true, Scheduler>;
 using LinearFp16Split3 = LinearFp16Of<true, DataParallel>;
 using LinearFp16Split3StreamK = LinearFp16Of<true, cutlass::gemm::StreamKScheduler>;
 using LinearFp16Scaled = LinearFp16Of<false, DataParallel>;
