@@ -13,6 +13,12 @@ TOL = {
 
 DTYPES = [torch.float32, torch.float16, torch.bfloat16, torch.float64]
 
+# (shape, dim) cases every reduction over a dim is checked on: one element, rows of one, odd
+# lengths along either dim, a negative dim, rows longer than a block, a strided reduced axis,
+# a 0-dim tensor.
+REDUCTION_CASES = [((1,), 0), ((5, 1), 1), ((7, 33), 1), ((7, 33), 0), ((7, 33), -1),
+                   ((3, 4097), 1), ((2, 3, 129), 1), ((), 0)]
+
 
 def randn(shape, dtype, device, scale=3.0, generator=None, mean=0.0):
     """Both signs and a wide spread, so every branch of every op is taken."""

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import kernelwright.ops as K
-from reference import DTYPES, assert_close_to_reference, assert_no_worse_than_torch, poison, randn
+from reference import DTYPES, REDUCTION_CASES, assert_close_to_reference, assert_no_worse_than_torch, poison, randn
 
 
 def _ref(x, dim, keepdim=False):
@@ -16,18 +16,11 @@ def _ref(x, dim, keepdim=False):
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize(
     "shape,dim",
-    [
-        ((1,), 0),
-        ((5, 1), 1),
-        ((7, 33), 1),
-        ((7, 33), 0),
-        ((7, 33), -1),
-        ((3, 4097), 1),  # one block per row, split across blocks
-        ((2, 3, 129), 1),  # strided reduce axis
+    REDUCTION_CASES
+    + [
         ((4, 5, 6), (0, 2)),  # non-adjacent dims
         ((4, 5, 6), (1, 2)),
         ((2, 3, 4, 5), (0, 1, 2, 3)),
-        ((), 0),
     ],
     ids=str,
 )
