@@ -77,8 +77,20 @@ def test_correct_candidates_pass(prob, cand, device):
                                              "wide_same_sign(trial0)"}
     assert (r["flops"], r["bytes"]) == WORK[prob]
     check_throughput(r)
+    # Where the time went: every phase of both workers, each timed, none longer than the whole.
+    phases = r["phase_s"]
+    assert {"correctness trial0", "timing candidate (round 1)"} <= set(phases["candidate"])
+    assert {"reference trials", "judging outputs", "re-checking timed outputs"} <= set(phases["judge"])
+    spent = [v for w in phases.values() for v in w.values()]
+    assert all(0 <= v <= r["elapsed_s"] for v in spent) and sum(phases["candidate"].values()) > 0
     with open(candidate(cand)) as f:
         assert r["design"] and r["design"] in " ".join(f.read().split())
+
+
+def test_sampled_rechecks_pass_a_correct_candidate():
+    r = run("elu", "elu_correct", recheck_sample_elements=16)
+    assert r["verdict"] == "pass", r["reason"]
+    assert r["correctness"]["rechecked_timed_calls"] >= 3 and r["correctness"]["rechecks_failed"] == 0
 
 
 def test_weights_are_shared_with_modelnew():

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,6 +58,10 @@ def test_suite_end_to_end_and_resume(tmp_path):
     assert summary["fast_0"] == 0.5
     for key in ("markdown", "json", "plot"):
         assert os.path.getsize(summary["files"][key]) > 0
+    with open(summary["files"]["markdown"]) as f:
+        md = f.read()
+    assert "## Evaluation time" in md
+    assert re.search(r"\| linear_relu/linear_relu_s0 \| \d+\.\d \| \d+\.\d \| (judge|candidate): ", md), md
     assert os.path.exists(os.path.join(out, "json", "linear_relu__linear_relu_s0.json"))
 
     # Everything is recorded now: a rerun evaluates nothing.

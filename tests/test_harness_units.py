@@ -106,6 +106,32 @@ def test_draw_inputs_is_seeded():
     assert not torch.equal(inputs.draw_inputs(get, 7)[0], inputs.draw_inputs(get, 8)[0])
 
 
+@pytest.mark.cuda
+def test_draws_land_on_the_gpu_unless_a_device_is_named():
+    get = lambda: [torch.randn(1000), torch.randint(0, 9, (3,), device="cpu")]  # noqa: E731
+    x, idx = inputs.draw_inputs(get, 7, "cuda")
+    assert x.is_cuda and idx.device.type == "cpu"
+    assert torch.equal(x, inputs.draw_inputs(get, 7, "cuda")[0])
+    assert float(x.std()) == pytest.approx(1.0, abs=0.15) and bool((x < 0).any())
+    assert torch.get_default_device().type == "cpu"  # the default is restored
+
+
+def test_sampled_leaves_match_the_reference_at_the_same_positions():
+    big, small = torch.randn(40, 50), torch.randn(3)
+    out, samples = compare.sample_leaves((big, {"s": small, "n": 2}), 100, seed=5)
+    assert list(samples) == ["out[0]"] and samples["out[0]"][0] == (40, 50)
+    assert out[0].shape == (100,) and out[1]["s"] is small and out[1]["n"] == 2
+    taken = compare.take_samples((big, {"s": small, "n": 2}), samples)
+    assert torch.equal(taken[0], out[0])
+    ref64 = compare.take_samples((big.double(), {"s": small.double(), "n": 2}), samples)
+    assert compare.compare_outputs(out, taken, ref64)["ok"]
+    stale = compare.sample_leaves((torch.randn(40, 50), {"s": small, "n": 2}), 100, seed=5)[0]
+    assert not compare.compare_outputs(stale, taken, None)["ok"]
+    # Positions depend on the seed; a reference of another shape is a reason, not a gather.
+    assert not torch.equal(compare.sample_leaves(big, 100, seed=6)[1]["out"][1], samples["out[0]"][1])
+    assert "shape (40, 50)" in compare.take_samples((torch.randn(50, 40), {}), samples)
+
+
 # ------------------------------------------------------------------ timing
 
 

@@ -51,6 +51,7 @@ class EvalOptions:
     escape_rel: float = 0.15
     max_input_bytes: int = 4 << 30
     reference_cache_bytes: int = 1 << 30
+    recheck_sample_elements: int = 1 << 20
     build_dir: Optional[str] = None
     workdir: Optional[str] = None
     keep_workdir: bool = False
@@ -248,6 +249,7 @@ def evaluate(problem, candidate, options=None, **overrides):
                          reference_cache_bytes=opts.reference_cache_bytes)
         cand_job = dict(common, role="candidate", compile=opts.compile,
                         escape_abs_ms=opts.escape_abs_ms, escape_rel=opts.escape_rel,
+                        recheck_sample_elements=opts.recheck_sample_elements,
                         timing=dict(warmup=opts.warmup, warmup_ms=opts.warmup_ms, min_reps=opts.min_reps,
                                     max_reps=opts.max_reps, budget_s=opts.timing_budget_s,
                                     target_rse=opts.target_rse, rounds=opts.timing_rounds))
@@ -292,8 +294,10 @@ def evaluate(problem, candidate, options=None, **overrides):
     finally:
         for w in (cand, judge):
             if w is not None:
-                result.setdefault("peak_rss_mb", {})[w.name] = round(w.peak_rss_mb, 1)
                 w.close()
+                result.setdefault("peak_rss_mb", {})[w.name] = round(w.peak_rss_mb, 1)
+                result.setdefault("phase_s", {})[w.name] = {
+                    k: round(v, 3) for k, v in w.phase_s.items()}
         if result["verdict"] != "pass" and result["log_tail"] is None and cand is not None:
             result["log_tail"] = cand.log_tail()
         # After the workers are dead: nothing writes to the directories any more.

@@ -120,9 +120,14 @@ def save(obj, name, dirs):
 
 
 def load(path, map_location=None):
+    """``torch.load`` of a file :func:`save` wrote, its tensors mapped rather than read.
+
+    Mapped (copy-on-write) pages cost no copy on the host: a 6 GiB set loads in a fraction of
+    the time a read takes, and removing the file right after is safe.
+    """
     import torch
 
-    return torch.load(path, map_location=map_location, weights_only=True)
+    return torch.load(path, map_location=map_location, weights_only=True, mmap=True)
 
 
 def remove(path):

@@ -57,6 +57,12 @@ def describe_exit(code):
     return "exited with status %d" % code
 
 
+# Events after which the worker waits for the parent's next command.
+_WAITING_EVENTS = ("ready", "prepared", "built", "judged", "rechecked")
+# Events that end the current phase's clock: the worker waits, or is done.
+_IDLE_EVENTS = _WAITING_EVENTS + ("outputs", "result")
+
+
 class WorkerFailure(Exception):
     """A worker died, hung, ran out of memory or reported an exception."""
 
@@ -105,8 +111,11 @@ class Worker:
         self._buf = b""
         self._eof = False
         self.phase = "start-up"
-        self._building = True
         self.started = time.monotonic()
+        # Seconds each phase took, so a report shows where an evaluation's time went.
+        self.phase_s = {}
+        self._phase_since = self.started
+        self._building = True
         self.set_deadline(build_timeout)
         self.peak_rss_mb = 0.0
         self._left = None
@@ -173,8 +182,11 @@ class Worker:
     def pump(self, timeout=0.0):
         """Read what the worker said; raise WorkerFailure if it reported an exception."""
         for msg in self._read(timeout):
+            if "phase" in msg or msg.get("event") in _IDLE_EVENTS:
+                self._close_phase()
             if "phase" in msg:
                 self.phase = str(msg["phase"])
+                self._phase_since = time.monotonic()
                 if self.phase.startswith("import"):
                     self.set_deadline(self.build_timeout)
                 elif self._building:
@@ -184,7 +196,7 @@ class Worker:
             event = msg.get("event")
             if event == "failed":
                 raise self._reported_failure(msg)
-            if event in ("ready", "prepared", "built", "judged", "rechecked"):
+            if event in _WAITING_EVENTS:
                 self._building = False
                 self.deadline = None  # idle until the parent sends the next command
             elif event == "outputs":
@@ -193,6 +205,12 @@ class Worker:
                 self.deadline = None
             if event:
                 self.events.append(msg)
+
+    def _close_phase(self):
+        if self._phase_since is not None:
+            spent = time.monotonic() - self._phase_since
+            self.phase_s[self.phase] = self.phase_s.get(self.phase, 0.0) + spent
+            self._phase_since = None
 
     def check(self):
         """Raise WorkerFailure if the worker died, overran its deadline or its memory."""
@@ -255,6 +273,7 @@ class Worker:
 
     def close(self):
         self.kill()
+        self._close_phase()
         with _live_lock:
             _live.discard(self)
         for f in (self.proc.stdin, self._log):

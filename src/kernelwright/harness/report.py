@@ -77,6 +77,18 @@ def bound_line(r):
     return ". ".join(parts) or None
 
 
+def _import_s(r):
+    phases = r.get("phase_s") or {}
+    spent = [v for w in phases.values() for k, v in w.items() if k.startswith("import")]
+    return sum(spent) if spent else None
+
+
+def _slowest_phases(r, n=4):
+    phases = [(v, "%s: %s" % (w, k)) for w, d in (r.get("phase_s") or {}).items()
+              for k, v in d.items() if not k.startswith("import")]
+    return ", ".join("%s %.1f" % (name, v) for v, name in sorted(phases, reverse=True)[:n]) or "-"
+
+
 def markdown(results, summary):
     lines = ["# kernelwright eval", ""]
     lines.append("%d candidates: %s." % (summary["total"], ", ".join(
@@ -106,6 +118,13 @@ def markdown(results, summary):
             _name(r), _si(r.get("flops"), "FLOP"), _si(r.get("bytes"), "B"),
             " | ".join(_rate(r, "gbps", k) for k, _ in VARIANTS),
             " | ".join(_rate(r, "tflops", k) for k, _ in VARIANTS), _ceiling(r)))
+    lines += ["", "## Evaluation time", "",
+              "Wall time per candidate; imports (and the builds they start) are not harness overhead. "
+              "Phases run in two workers, partly at once.", "",
+              "| candidate | total s | imports and builds s | slowest phases (s) |", "|---|---|---|---|"]
+    for r in results:
+        lines.append("| %s | %s | %s | %s |" % (
+            _name(r), _fmt(r.get("elapsed_s"), "%.1f"), _fmt(_import_s(r), "%.1f"), _slowest_phases(r)))
     bounds = [(r, bound_line(r)) for r in results]
     lines += ["", "## What bounds each candidate", ""] + [
         "- **%s**: %s" % (_name(r), line) for r, line in bounds if line]

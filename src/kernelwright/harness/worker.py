@@ -328,7 +328,7 @@ class _Judge:
 
         chan.phase("reference trials")
         seeds = job["trial_seeds"]
-        first = inputs.draw_inputs(self.get_inputs, seeds[0])
+        first = self._draw(seeds[0])
         per_set = max(1, _nbytes(first))
         # Very large problems: a bounded number of sets keeps the time and exchange space in
         # check.  Memory does not depend on the count: sets are made, run and written one
@@ -351,7 +351,7 @@ class _Judge:
             for b in range(n_trials):
                 # Variants are made where the data lives (the device), from the draw they
                 # vary, while it is there: one draw and one variant in memory at a time.
-                x = inputs.to_device(first if b == 0 else inputs.draw_inputs(self.get_inputs, seeds[b]), self.device)
+                x = inputs.to_device(first if b == 0 else self._draw(seeds[b]), self.device)
                 first = None
                 order["trial%d" % b] = b
                 self._add_set("trial%d" % b, x, None, keep_budget)
@@ -384,6 +384,14 @@ class _Judge:
                   reference_mutates_inputs=self.ref_mutates, reference_aliases_inputs=self.ref_aliases,
                   output_dtypes=sorted(self.out_dtypes), input_bytes=per_set, work=self.work,
                   **_environment(torch, self.device))
+
+    def _draw(self, seed):
+        """One draw of the inputs, on the device where it fits, else on the host."""
+        try:
+            return self.inputs.draw_inputs(self.get_inputs, seed, self.device)
+        except self.torch.OutOfMemoryError:
+            _release(self.torch, self.device)
+            return self.inputs.draw_inputs(self.get_inputs, seed)
 
     def _add_set(self, name, x, base, keep_budget):
         torch, inputs = self.torch, self.inputs
@@ -425,6 +433,7 @@ class _Judge:
 
     def judge(self, arg):
         torch = self.torch
+        self.chan.phase("judging outputs")
         paths = json.loads(arg)
         results = {}
         with torch.no_grad():
@@ -454,6 +463,7 @@ class _Judge:
         timing made them (inputs.rescale), rather than passed as files.
         """
         torch, inputs = self.torch, self.inputs
+        self.chan.phase("re-checking timed outputs")
         results = []
         with torch.no_grad():
             for item in json.loads(arg):
@@ -466,8 +476,18 @@ class _Judge:
                 eager, ref64, _, _ = self._references(inputs.rescale(x, x, scale))
                 del x
                 # Devices were checked on the correctness trials; these copies came back via CPU.
-                out = inputs.to_device(self.exchange.load(item["output"], "cpu"), self.device)
+                data = self.exchange.load(item["output"], "cpu")
                 self._done_with(item["output"])
+                out = inputs.to_device(data["output"], self.device)
+                samples = data["samples"]
+                taken = self.compare.take_samples(eager, samples)
+                if isinstance(taken, str):
+                    results.append({"ok": False, "call": item.get("call"), "reason": taken})
+                    continue
+                eager = taken
+                if ref64 is not None:
+                    ref64 = self.compare.take_samples(ref64, samples)
+                    ref64 = None if isinstance(ref64, str) else ref64
                 r = self.compare.compare_outputs(out, eager, ref64, self.job.get("atol"), self.job.get("rtol"))
                 r["call"] = item.get("call")
                 results.append(r)
@@ -834,7 +854,9 @@ class _Candidate:
         def after_call(i, args, out):
             if state["pending"] is not None:
                 # Written out at once: at most one re-checked output is held in memory.
-                out_cpu = _tree_to_cpu(out, torch)
+                out, samples = self.compare.sample_leaves(
+                    out, self.job["recheck_sample_elements"], self.rng.getrandbits(62))
+                out_cpu = {"output": _tree_to_cpu(out, torch), "samples": samples}
                 path = self.exchange.save(out_cpu, "recheck%d.pt" % len(rechecks), self.dirs)
                 rechecks.append(dict(state["pending"], output=path))
                 state["pending"] = None
