@@ -59,9 +59,12 @@ if [[ " $stages " == *" gemm "* ]]; then
 fi
 
 if [[ " $stages " == *" run "* ]]; then
-  # RUN_PROBLEMS / RUN_PRECISIONS select; each precision's report lands in $OUT/run_<precision>.
+  # RUN_PROBLEMS (names, or "all") / RUN_PRECISIONS select; each precision's report lands in
+  # $OUT/run_<precision>.
+  problems=${RUN_PROBLEMS:-linear_sigmoid_linear_logsumexp}
+  [[ $problems == all ]] && problems_arg=() || problems_arg=(--problems "$problems")
   for prec in ${RUN_PRECISIONS:-highest high}; do
-    kernelwright run --problems ${RUN_PROBLEMS:-linear_sigmoid_linear_logsumexp} --precision "$prec" \
+    kernelwright run "${problems_arg[@]}" --precision "$prec" \
       --out "$OUT/run_$prec" >"$OUT/run_$prec.log" 2>&1
     summary+=("kernelwright run --precision $prec: rc=$?")
     tail -15 "$OUT/run_$prec.log"
