@@ -46,7 +46,7 @@ class EvalOptions:
     warmup: int = 3
     warmup_ms: float = 100.0
     target_rse: float = 0.01
-    timing_rounds: int = 2
+    timing_rounds: int = 6
     escape_abs_ms: float = 0.02
     escape_rel: float = 0.15
     max_input_bytes: int = 4 << 30
