@@ -9,14 +9,14 @@ the speedups and medians as JSON.
 """
 
 import argparse
-import datetime
-import json
 import os
+import sys
 
-import torch
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import environment, result_paths, write_json  # noqa: E402
 
-from kernelwright.harness import evaluate
-from kernelwright.run import bundled_problems_dir
+from kernelwright.harness import evaluate  # noqa: E402
+from kernelwright.run import bundled_problems_dir  # noqa: E402
 
 
 def main():
@@ -28,27 +28,26 @@ def main():
     p.add_argument("--out", default="benchmarks/results")
     args = p.parse_args()
     root = bundled_problems_dir()
-    env = {"KERNELWRIGHT_FLOAT32_MATMUL_PRECISION": args.precision}
+    worker_env = {"KERNELWRIGHT_FLOAT32_MATMUL_PRECISION": args.precision}
     rows = []
     for rep in range(args.repeats):
         for rounds in [int(r) for r in args.rounds.split(",")]:
             for name in args.problems.split(","):
                 d = os.path.join(root, name)
                 r = evaluate(os.path.join(d, "problem.py"), os.path.join(d, "candidate_kernelwright.py"),
-                             device="cuda", compile=False, trials=2, timing_rounds=rounds, env=env)
-                t = r["timings"]
-                row = dict(repeat=rep, rounds=rounds, problem=name, verdict=r["verdict"],
-                           speedup_vs_eager=r["speedup_vs_eager"], eager_ms=t["eager"]["median_ms"],
-                           candidate_ms=t["candidate"]["median_ms"], elapsed_s=r["elapsed_s"])
+                             device="cuda", compile=False, trials=2, timing_rounds=rounds, env=worker_env)
+                median = {k: (r["timings"].get(k) or {}).get("median_ms") for k in ("eager", "candidate")}
+                row = dict(repeat=rep, rounds=rounds, problem=name, verdict=r["verdict"], reason=r["reason"],
+                           speedup_vs_eager=r["speedup_vs_eager"], eager_ms=median["eager"],
+                           candidate_ms=median["candidate"], elapsed_s=r["elapsed_s"])
                 rows.append(row)
-                print("repeat %(repeat)d rounds %(rounds)d %(problem)-16s %(verdict)s %(speedup_vs_eager).4fx "
-                      "eager %(eager_ms).4f ms, kernelwright %(candidate_ms).4f ms" % row, flush=True)
-    meta = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, cuda=torch.version.cuda,
-                date=datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), precision=args.precision)
-    tag = torch.cuda.get_device_name().replace(" ", "-").lower()
-    path = os.path.join(args.out, "harness_repro_%s_%s.json" % (tag, datetime.date.today().isoformat()))
-    with open(path, "w") as f:
-        json.dump(dict(meta, results=rows), f, indent=1)
+                print("repeat %d rounds %d %-16s %s: %s vs eager (eager %s ms, kernelwright %s ms)" % (
+                    rep, rounds, name, r["verdict"], row["speedup_vs_eager"], median["eager"],
+                    median["candidate"]), flush=True)
+    env = environment()
+    env["float32_matmul_precision"] = args.precision  # the workers', set through their environment
+    path = result_paths(args.out, "harness_repro", env)[0]
+    write_json(path, dict(env, results=rows))
     print("written:", path)
 
 
