@@ -121,7 +121,9 @@ def test_sampled_leaves_match_the_reference_at_the_same_positions():
     out, samples = compare.sample_leaves((big, {"s": small, "n": 2}), 100, seed=5)
     assert list(samples) == ["out[0]"] and samples["out[0]"][0] == (40, 50)
     assert out[0].shape == (100,) and out[1]["s"] is small and out[1]["n"] == 2
-    taken = compare.take_samples((big, {"s": small, "n": 2}), samples)
+    ref = (big, {"s": small, "n": 2})
+    assert compare.samples_mismatch(ref, samples) is None
+    taken = compare.take_samples(ref, samples)
     assert torch.equal(taken[0], out[0])
     ref64 = compare.take_samples((big.double(), {"s": small.double(), "n": 2}), samples)
     assert compare.compare_outputs(out, taken, ref64)["ok"]
@@ -129,7 +131,14 @@ def test_sampled_leaves_match_the_reference_at_the_same_positions():
     assert not compare.compare_outputs(stale, taken, None)["ok"]
     # Positions depend on the seed; a reference of another shape is a reason, not a gather.
     assert not torch.equal(compare.sample_leaves(big, 100, seed=6)[1]["out"][1], samples["out[0]"][1])
-    assert "shape (40, 50)" in compare.take_samples((torch.randn(50, 40), {}), samples)
+    assert "shape (40, 50)" in compare.samples_mismatch((torch.randn(50, 40), {}), samples)
+
+
+def test_flatten_and_map_leaves_agree_on_paths():
+    out = {"b": [1, torch.ones(2)], "a": (3,)}
+    assert [p for p, _ in compare.flatten(out)] == ["out['a'][0]", "out['b'][0]", "out['b'][1]"]
+    doubled = compare.map_leaves(out, lambda p, x: x * 2)
+    assert doubled["a"] == (6,) and torch.equal(doubled["b"][1], torch.full((2,), 2.0))
 
 
 # ------------------------------------------------------------------ timing

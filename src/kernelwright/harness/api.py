@@ -176,6 +176,7 @@ def _verdict(result, prepared, cand, judged, rechecked, opts):
             "fp64_reference": prepared.get("fp64"),
             "dropped_variants": prepared.get("dropped"),
             "rechecked_timed_calls": len(rechecked),
+            "rechecks_sampled": sum(1 for r in rechecked if r.get("sampled")),
             "rechecks_failed": len(stale),
         },
     )

@@ -48,13 +48,21 @@ def unit_roundoff(dtype):
     return _UNIT_ROUNDOFF.get(dtype, 2.0**-24)
 
 
-def flatten(out, path="out"):
-    """[(path, leaf)] of a (nested) output; containers are lists, tuples and dicts."""
+def map_leaves(out, fn, path="out"):
+    """``out`` with each leaf replaced by ``fn(path, leaf)``; containers are lists, tuples and
+    dicts (visited in sorted key order), paths name the leaf as ``out[0]['key']``."""
     if isinstance(out, (list, tuple)):
-        return [x for i, o in enumerate(out) for x in flatten(o, "%s[%d]" % (path, i))]
+        return type(out)(map_leaves(o, fn, "%s[%d]" % (path, i)) for i, o in enumerate(out))
     if isinstance(out, dict):
-        return [x for k in sorted(out, key=str) for x in flatten(out[k], "%s[%r]" % (path, k))]
-    return [(path, out)]
+        return {k: map_leaves(out[k], fn, "%s[%r]" % (path, k)) for k in sorted(out, key=str)}
+    return fn(path, out)
+
+
+def flatten(out):
+    """[(path, leaf)] of a (nested) output, in :func:`map_leaves` order."""
+    leaves = []
+    map_leaves(out, lambda path, leaf: leaves.append((path, leaf)))
+    return leaves
 
 
 def sample_leaves(out, limit, seed):
@@ -75,34 +83,24 @@ def sample_leaves(out, limit, seed):
         samples[path] = (tuple(t.shape), idx.cpu())
         return t.detach().reshape(-1)[idx]
 
-    return _map_leaves(out, take), samples
+    return map_leaves(out, take), samples
 
 
-def take_samples(out, samples):
-    """The reference's elements at the positions :func:`sample_leaves` drew; a string saying
-    why not when a sampled leaf's shape differs from the reference's."""
-    why = []
-
-    def take(path, t):
-        if path not in samples:
-            return t
-        shape, idx = samples[path]
-        if not isinstance(t, torch.Tensor) or tuple(t.shape) != tuple(shape):
-            why.append("%s has shape %s, reference is %s" % (path, tuple(shape), describe(t)))
-            return t
-        return t.reshape(-1)[idx.to(t.device)]
-
-    taken = _map_leaves(out, take)
-    return why[0] if why else taken
+def samples_mismatch(ref, samples):
+    """Why the positions :func:`sample_leaves` drew do not fit ``ref``'s leaves, or None."""
+    leaves = dict(flatten(ref))
+    for path, (shape, _) in samples.items():
+        leaf = leaves.get(path)
+        if not isinstance(leaf, torch.Tensor) or tuple(leaf.shape) != tuple(shape):
+            return "%s has shape %s, reference is %s" % (path, tuple(shape), describe(leaf))
+    return None
 
 
-def _map_leaves(out, fn, path="out"):
-    """``out`` with each leaf replaced by ``fn(path, leaf)``; paths as :func:`flatten` names them."""
-    if isinstance(out, (list, tuple)):
-        return type(out)(_map_leaves(o, fn, "%s[%d]" % (path, i)) for i, o in enumerate(out))
-    if isinstance(out, dict):
-        return {k: _map_leaves(out[k], fn, "%s[%r]" % (path, k)) for k in out}
-    return fn(path, out)
+def take_samples(ref, samples):
+    """``ref`` with its sampled leaves reduced to the positions :func:`sample_leaves` drew
+    (check :func:`samples_mismatch` first)."""
+    return map_leaves(ref, lambda path, t: t.reshape(-1)[samples[path][1].to(t.device)]
+                      if path in samples else t)
 
 
 def describe(x):

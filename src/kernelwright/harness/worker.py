@@ -480,16 +480,17 @@ class _Judge:
                 self._done_with(item["output"])
                 out = inputs.to_device(data["output"], self.device)
                 samples = data["samples"]
-                taken = self.compare.take_samples(eager, samples)
-                if isinstance(taken, str):
-                    results.append({"ok": False, "call": item.get("call"), "reason": taken})
+                why = self.compare.samples_mismatch(eager, samples)
+                if why:
+                    results.append({"ok": False, "call": item.get("call"), "reason": why})
                     continue
-                eager = taken
+                eager = self.compare.take_samples(eager, samples)
                 if ref64 is not None:
-                    ref64 = self.compare.take_samples(ref64, samples)
-                    ref64 = None if isinstance(ref64, str) else ref64
+                    ref64 = None if self.compare.samples_mismatch(ref64, samples) \
+                        else self.compare.take_samples(ref64, samples)
                 r = self.compare.compare_outputs(out, eager, ref64, self.job.get("atol"), self.job.get("rtol"))
                 r["call"] = item.get("call")
+                r["sampled"] = bool(samples)
                 results.append(r)
                 del out, eager, ref64
                 _release(torch, self.device)
