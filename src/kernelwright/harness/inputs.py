@@ -38,8 +38,9 @@ def draw_inputs(get_inputs, seed, device=None):
     """``get_inputs()`` under ``seed``; on a CUDA ``device``, with that device as the default.
 
     Factory calls in ``get_inputs()`` that name no device then draw on the GPU: the same
-    distributions, and a 6 GiB ``torch.randn`` takes milliseconds there against ~10 s on the one
-    CPU core that PyTorch's CPU generator uses.  Tensors made with an explicit device stay there.
+    distributions, without PyTorch's CPU generator, which gains nothing from threads (0.66 s per
+    400 MB of ``torch.randn`` with one thread or two, so ~10 s for 6 GiB).  Tensors made with an
+    explicit device stay there.
     """
     seed_everything(seed)
     if device is not None and torch.device(device).type == "cuda":
