@@ -27,6 +27,8 @@
 #include <tuple>
 #include <vector>
 
+#include "kw/ops.h"
+
 namespace {
 
 using torch::autograd::AutogradContext;
@@ -448,6 +450,21 @@ PyObject* linear(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   END_HANDLE_TH_ERRORS
 }
 
+// matmul(a, b): kernelwright::matmul is linear(a, b^T) (registration.cpp); here too, with the
+// transpose taken in C++ rather than by the caller.
+PyObject* matmul(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  HANDLE_TH_ERRORS
+  KW_REQUIRE(nargs == 2 && plain_tensor(args[0]) && plain_tensor(args[1]));
+  const Tensor& a = THPVariable_Unpack(args[0]);
+  const Tensor& b = THPVariable_Unpack(args[1]);
+  return wrap_result([&] {
+    kw::check_matmul_args(a, b);
+    if (needs_autograd(a) || needs_autograd(b)) return LinearFn::apply(a, b.t(), OptTensor(), std::string("none"));
+    return below_autograd<kLinear, LinearSig>(a, b.t(), OptTensor(), "none");
+  });
+  END_HANDLE_TH_ERRORS
+}
+
 #define KW_FAST(name, fn) \
   { name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fn)), METH_FASTCALL, nullptr }
 
@@ -462,6 +479,7 @@ PyMethodDef methods[] = {
     KW_FAST("layer_norm", layer_norm),
     KW_FAST("rms_norm", rms_norm),
     KW_FAST("linear", linear),
+    KW_FAST("matmul", matmul),
     {nullptr, nullptr, 0, nullptr}};
 
 #define KW_STR2(x) #x

@@ -7,6 +7,7 @@
 
 TORCH_LIBRARY(kernelwright, m) {
   m.def("linear(Tensor x, Tensor weight, Tensor? bias=None, str activation='none') -> Tensor");
+  m.def("matmul(Tensor a, Tensor b) -> Tensor");
   m.def(
       "linear_backward(Tensor grad, Tensor x, Tensor weight, Tensor? bias, Tensor output, "
       "str activation, bool[3] output_mask) -> (Tensor, Tensor, Tensor)");
@@ -61,6 +62,10 @@ TORCH_LIBRARY(kernelwright, m) {
   m.impl("rms_norm_backward", &kw::rms_norm_backward);
 
 TORCH_LIBRARY_IMPL(kernelwright, CPU, m) { KW_IMPL_ALL(m) }
+
+// matmul is linear with b transposed (a view): it has no kernels or autograd of its own, so it
+// runs, differentiates and traces as that linear call on every device.
+TORCH_LIBRARY_IMPL(kernelwright, CompositeImplicitAutograd, m) { m.impl("matmul", &kw::matmul); }
 
 #ifdef KW_WITH_CUDA
 TORCH_LIBRARY_IMPL(kernelwright, CUDA, m) { KW_IMPL_ALL(m) }

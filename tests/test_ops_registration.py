@@ -87,7 +87,7 @@ def test_public_names_are_documented(name):
 
 
 FAST_PATH_CASES = ["elu", "sigmoid", "square", "mul", "add", "logsumexp", "softmax", "layer_norm",
-                   "rms_norm", "rms_norm_eps", "linear", "linear_gelu", "linear_frozen"]
+                   "rms_norm", "rms_norm_eps", "linear", "linear_gelu", "linear_frozen", "matmul"]
 
 
 @pytest.mark.parametrize("name", FAST_PATH_CASES)
@@ -96,7 +96,7 @@ def test_eager_fast_path_and_registered_autograd_agree(device, name):
     opcheck use the autograd registered from Python. Both must give the same values and grads."""
     ops = torch.ops.kernelwright
     r = lambda *s, g=True: randn(s, torch.float32, device).requires_grad_(g)  # noqa: E731
-    a, b, w, bias = r(6, 9), r(9), r(5, 9), r(5)
+    a, b, w, bias, m = r(6, 9), r(9), r(5, 9), r(5), r(9, 4)
     public, registered, inputs = {
         "elu": (lambda: K.elu(a, 0.3), lambda: ops.elu(a, 0.3), (a,)),
         "sigmoid": (lambda: K.sigmoid(a), lambda: ops.sigmoid(a), (a,)),
@@ -115,6 +115,7 @@ def test_eager_fast_path_and_registered_autograd_agree(device, name):
                         (a, w)),
         "linear_frozen": (lambda: K.linear(a, w.detach(), bias, "sigmoid"),
                           lambda: ops.linear(a, w.detach(), bias, "sigmoid"), (a, bias)),
+        "matmul": (lambda: K.matmul(a, m), lambda: ops.matmul(a, m), (a, m)),
     }[name]
     out_fast, out_reg = public(), registered()
     assert type(out_fast.grad_fn).__name__ != type(out_reg.grad_fn).__name__  # two paths indeed
@@ -124,7 +125,7 @@ def test_eager_fast_path_and_registered_autograd_agree(device, name):
         torch.testing.assert_close(got, want, rtol=0, atol=0)
 
 
-@pytest.mark.parametrize("name", ["softmax", "layer_norm", "rms_norm", "linear"])
+@pytest.mark.parametrize("name", ["softmax", "layer_norm", "rms_norm", "linear", "matmul"])
 def test_eager_fast_path_without_autograd_matches(device, name):
     """The extension's own entry point serves these calls (a NotImplemented would send them to
     torch.ops unnoticed) and gives torch.ops's values."""
@@ -139,6 +140,7 @@ def test_eager_fast_path_without_autograd_matches(device, name):
                        lambda: ops.layer_norm(a, [7], None, beta, 1e-5)[0]),
         "rms_norm": (lambda: ext.rms_norm(a, [7], None, None), lambda: ops.rms_norm(a, [7])[0]),
         "linear": (lambda: ext.linear(a, w, bias, "relu"), lambda: ops.linear(a, w, bias, "relu")),
+        "matmul": (lambda: ext.matmul(a, w.t()), lambda: ops.matmul(a, w.t())),
     }[name]
     out = fast()
     assert isinstance(out, torch.Tensor) and out.grad_fn is None

@@ -3,6 +3,7 @@
 // GPUs, odd alignments, float64, the CPU).
 #include <ATen/Context.h>
 #include <ATen/core/Tensor.h>
+#include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/ops/addmm.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/gelu.h>
@@ -37,20 +38,21 @@ Activation parse_activation(const char* op, c10::string_view s) {
                     "'gelu_tanh' (or None), but got '", std::string(s.data(), s.size()), "'");
 }
 
-void check_same(const char* op, const at::Tensor& x, const char* name, const at::Tensor& t) {
-  TORCH_CHECK_TYPE(t.scalar_type() == x.scalar_type(), "kernelwright.", op, "(): argument '",
-                   name, "' has dtype ", t.scalar_type(), " but argument 'x' has dtype ",
-                   x.scalar_type(), "; they must match");
-  TORCH_CHECK_VALUE(t.device() == x.device(), "kernelwright.", op, "(): argument '", name,
-                    "' is on ", t.device(), " but argument 'x' is on ", x.device(),
-                    "; tensors must be on the same device");
+void check_same(const char* op, const char* lead_name, const at::Tensor& lead, const char* name,
+                const at::Tensor& t) {
+  TORCH_CHECK_TYPE(t.scalar_type() == lead.scalar_type(), "kernelwright.", op, "(): argument '",
+                   name, "' has dtype ", t.scalar_type(), " but argument '", lead_name,
+                   "' has dtype ", lead.scalar_type(), "; they must match");
+  TORCH_CHECK_VALUE(t.device() == lead.device(), "kernelwright.", op, "(): argument '", name,
+                    "' is on ", t.device(), " but argument '", lead_name, "' is on ",
+                    lead.device(), "; tensors must be on the same device");
 }
 
 void check_linear_args(const char* op, const at::Tensor& x, const at::Tensor& weight,
                        const std::optional<at::Tensor>& bias) {
   check_floating(op, "x", x);
   check_floating(op, "weight", weight);
-  check_same(op, x, "weight", weight);
+  check_same(op, "x", x, "weight", weight);
   TORCH_CHECK_VALUE(weight.dim() == 2, "kernelwright.", op,
                     "(): argument 'weight' must be 2-D [out_features, in_features], but has shape ",
                     shape_str(weight.sizes()));
@@ -59,7 +61,7 @@ void check_linear_args(const char* op, const at::Tensor& x, const at::Tensor& we
                     " (weight.shape[1]) as its last dim, but has shape ", shape_str(x.sizes()));
   if (bias.has_value() && bias->defined()) {
     check_floating(op, "bias", *bias);
-    check_same(op, x, "bias", *bias);
+    check_same(op, "x", x, "bias", *bias);
     TORCH_CHECK_VALUE(bias->dim() == 1 && bias->size(0) == weight.size(0), "kernelwright.", op,
                       "(): argument 'bias' must have shape [", num(weight.size(0)),
                       "] (out_features), but has shape ", shape_str(bias->sizes()));
@@ -204,7 +206,6 @@ GemmMethod float32_method(int64_t m, int64_t n) {
 // a [m, k] @ b[n, k]^T on the Hopper kernels; an undefined tensor when none applies.
 at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor& bias,
                      Activation act) {
-  c10::DeviceGuard guard(a.device());
   const int64_t m = a.size(0), n = b.size(0), k = a.size(1);
   GemmArgs g{};
   g.dtype = static_cast<int>(to_kw_dtype(a.scalar_type()));
@@ -218,6 +219,7 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   if (fp32 && method == GemmMethod::kHalf) return at::Tensor();  // cuBLAS
   const bool split = method != GemmMethod::kTf32 && method != GemmMethod::kHalf;
   if (!split && (!k_major(a) || !k_major(b))) return at::Tensor();  // cuBLAS reads transposes
+  c10::DeviceGuard guard(a.device());
   at::Tensor out = at::empty({m, n}, a.options());
   g.d = out.data_ptr();
   g.ldd = n;
@@ -259,7 +261,9 @@ at::Tensor linear_2d(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
 }
 
 // x as [rows, in_features]; rows from the sizes, since -1 is ambiguous when in_features is 0.
+// A 2-D x is returned as it is: a reshape costs host time even when it changes nothing.
 at::Tensor rows_of(const at::Tensor& x) {
+  if (x.dim() == 2) return x;
   int64_t rows = 1;
   for (int64_t d = 0; d + 1 < x.dim(); ++d) rows *= x.size(d);
   return x.reshape({rows, x.size(-1)});
@@ -279,7 +283,27 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& weight,
   const Activation act = parse_activation("linear", activation);
   const at::Tensor b = bias.has_value() ? *bias : at::Tensor();
   const at::Tensor out = linear_2d(rows_of(x), weight, b, act);
-  return out.view(out_shape(x, weight.size(0)));
+  return x.dim() == 2 ? out : out.view(out_shape(x, weight.size(0)));
+}
+
+void check_matmul_args(const at::Tensor& a, const at::Tensor& b) {
+  check_floating("matmul", "a", a);
+  check_floating("matmul", "b", b);
+  check_same("matmul", "a", a, "b", b);
+  TORCH_CHECK_VALUE(b.dim() == 2, "kernelwright.matmul(): argument 'b' must be 2-D [k, n], but has "
+                    "shape ", shape_str(b.sizes()));
+  TORCH_CHECK_VALUE(a.dim() >= 1 && a.size(-1) == b.size(0), "kernelwright.matmul(): argument 'a' "
+                    "must have k = ", num(b.size(0)), " (b.shape[0]) as its last dim, but has "
+                    "shape ", shape_str(a.sizes()));
+}
+
+at::Tensor matmul(const at::Tensor& a, const at::Tensor& b) {
+  check_matmul_args(a, b);
+  static const auto op = c10::Dispatcher::singleton()
+                             .findSchemaOrThrow("kernelwright::linear", "")
+                             .typed<at::Tensor(const at::Tensor&, const at::Tensor&,
+                                               const std::optional<at::Tensor>&, c10::string_view)>();
+  return op.call(a, b.t(), std::nullopt, "none");
 }
 
 std::tuple<at::Tensor, at::Tensor, at::Tensor> linear_backward(
@@ -288,8 +312,8 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> linear_backward(
     std::array<bool, 3> output_mask) {
   check_linear_args("linear_backward", x, weight, bias);
   check_floating("linear_backward", "grad", grad);
-  check_same("linear_backward", x, "grad", grad);
-  check_same("linear_backward", x, "output", output);
+  check_same("linear_backward", "x", x, "grad", grad);
+  check_same("linear_backward", "x", x, "output", output);
   const Activation act = parse_activation("linear_backward", activation);
   const int64_t n = weight.size(0), k = weight.size(1);
   TORCH_CHECK_VALUE(grad.sizes() == output.sizes() && output.sizes() == out_shape(x, n),

@@ -41,6 +41,9 @@ std::tuple<at::Tensor, at::Tensor> rms_norm_backward(const at::Tensor& grad, con
                                                      const std::optional<at::Tensor>& weight);
 at::Tensor linear(const at::Tensor& x, const at::Tensor& weight,
                   const std::optional<at::Tensor>& bias, c10::string_view activation);
+// a [..., k] @ b [k, n]: checks its arguments, then calls kernelwright::linear(a, b^T).
+void check_matmul_args(const at::Tensor& a, const at::Tensor& b);
+at::Tensor matmul(const at::Tensor& a, const at::Tensor& b);
 std::tuple<at::Tensor, at::Tensor, at::Tensor> linear_backward(
     const at::Tensor& grad, const at::Tensor& x, const at::Tensor& weight,
     const std::optional<at::Tensor>& bias, const at::Tensor& output, c10::string_view activation,

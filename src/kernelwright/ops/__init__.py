@@ -10,10 +10,11 @@ from kernelwright.ops.elu import elu
 from kernelwright.ops.layer_norm import layer_norm
 from kernelwright.ops.linear import linear
 from kernelwright.ops.logsumexp import logsumexp
+from kernelwright.ops.matmul import matmul
 from kernelwright.ops.mul import mul
 from kernelwright.ops.rms_norm import rms_norm
 from kernelwright.ops.sigmoid import sigmoid
 from kernelwright.ops.softmax import softmax
 from kernelwright.ops.square import square
 
-__all__ = ["add", "elu", "layer_norm", "linear", "logsumexp", "mul", "rms_norm", "sigmoid", "softmax", "square"]
+__all__ = ["add", "elu", "layer_norm", "linear", "logsumexp", "matmul", "mul", "rms_norm", "sigmoid", "softmax", "square"]
