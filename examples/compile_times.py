@@ -3,6 +3,8 @@
 Cold: an empty cache directory, so NVRTC compiles. Warm: a new process over the filled cache,
 so the cubin is read from disk and loaded. Nothing is warmed beforehand but torch's CUDA
 context: the first kernel's time includes importing cuda-bindings (and, cold, loading NVRTC).
+Then the example's op is called once, forward and backward (first_call_ms: what the process's
+first use of the op costs beyond the load).
 
     PYTHONPATH=src python examples/compile_times.py --out times.json
 """
@@ -19,6 +21,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = {"mul_with_backward": ["mul"], "square": ["square"], "elu": ["elu", "elu_grad"]}
+# Each example's first op, called once forward and backward on fresh data after the loads.
+FIRST_CALLS = {"mul_with_backward": lambda op, x: op(x, x), "square": lambda op, x: op(x),
+               "elu": lambda op, x: op(x, 0.5)}
 
 
 def _ms(start):
@@ -42,6 +47,12 @@ def measure(example):
         start = time.perf_counter()
         op.load(dtypes=[torch.float32])
         result["load_ms"][name] = _ms(start)
+    x = torch.randn(4096, device="cuda", requires_grad=True)
+    start = time.perf_counter()
+    FIRST_CALLS[example](getattr(module, EXAMPLES[example][0]), x).sum().backward()
+    torch.cuda.synchronize()
+    result["first_call_ms"] = _ms(start)
+    result["torch_dynamo_imported"] = "torch._dynamo" in sys.modules
     return result
 
 
@@ -80,7 +91,9 @@ def main():
             warm = [_child(example, cache) for _ in range(3)]
         report["examples"][example] = {"cold": cold, "warm": warm}
         worst_warm = max(max(w["load_ms"].values()) for w in warm)
-        print(f"{example}: cold {cold['load_ms']} ms, warm (worst of 3) {worst_warm} ms")
+        worst_first = max(r["first_call_ms"] for r in [cold] + warm)
+        print(f"{example}: cold {cold['load_ms']} ms, warm (worst of 3) {worst_warm} ms, "
+              f"first forward+backward (worst of 4) {worst_first} ms")
     if args.out:
         with open(args.out, "w") as f:
             json.dump(report, f, indent=2)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build (timed), CUDA tests, benchmarks. Logs go to $OUT (default
 # ./out); the last lines printed are a short summary table.
-#   scripts/gpu_check.sh [build] [test] [bench] [gemm] [smoke] [run]   (default: build test bench)
+#   scripts/gpu_check.sh [build] [test] [bench] [gemm] [kernels] [smoke] [run]
+#   (default: build test bench)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -56,6 +57,12 @@ if [[ " $stages " == *" gemm "* ]]; then
     summary+=("gemm $prec crossover: rc=${PIPESTATUS[0]}")
   done
   cp benchmarks/results/gemm_*.json benchmarks/results/gemm_*.md "$OUT/" 2>/dev/null
+fi
+
+if [[ " $stages " == *" kernels "* ]]; then
+  # cuda_op's worked examples: cold compile, warm load and first call, each in a fresh process.
+  python examples/compile_times.py --out "$OUT/custom_kernels.json" 2>&1 | tee "$OUT/kernels.log"
+  summary+=("custom kernels: rc=${PIPESTATUS[0]}")
 fi
 
 if [[ " $stages " == *" run "* ]]; then

@@ -2,6 +2,8 @@
 
 import itertools
 import struct
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -451,6 +453,57 @@ def test_backward_forms(ns):
 def test_backward_is_refused_for_in_place_ops(ns):
     with pytest.raises(KernelSignatureError, match="in place"):
         cuda_op("__global__ void k(float* x, int n) {}", "k", schema="(Tensor(a!) x) -> ()", namespace=ns, backward=lambda: None)
+
+
+def test_in_place_write_bumps_the_version(ns):
+    def scale_(x, s):
+        x.mul_(s)
+
+    scale = cuda_op("__global__ void k(float* x, float s, int n) {}", "k", name="scale_",
+                    schema="(Tensor(a!) x, float s) -> ()", namespace=ns, cpu=scale_)
+    x = torch.randn(5)
+    before = x._version
+    scale(x, 2.0)
+    assert x._version > before
+    w = torch.randn(5, requires_grad=True)
+    y = w * x  # saves x for w's gradient
+    scale(x, 3.0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+    with torch.inference_mode():
+        scale(torch.randn(3), 2.0)  # inference tensors have no version to bump
+
+
+def test_no_backward_says_so_and_a_redefinition_adds_one(ns):
+    sq = cuda_op(SQUARE, "square_kernel", namespace=ns, cpu=lambda x: x * x)
+    x = torch.randn(4, requires_grad=True)
+    with pytest.raises(RuntimeError, match="has no backward; pass backward="):
+        sq(x).sum().backward()
+    cuda_op(SQUARE, "square_kernel", namespace=ns, cpu=lambda x: x * x, backward=lambda g, x: 2 * x * g)
+    (g,) = torch.autograd.grad(sq(x).sum(), x)
+    torch.testing.assert_close(g, 2 * x.detach())
+
+
+def test_first_call_imports_no_compiler(tmp_path):
+    """torch.library.custom_op's kernels import torch._dynamo on their first call (seconds);
+    a cuda_op's first call in a fresh process must not."""
+    script = tmp_path / "first_call.py"
+    script.write_text(
+        "import sys, time, torch\n"
+        "from kernelwright.kernel import cuda_op\n"
+        "SRC = '__global__ void square_kernel(const float* x, float* y, long n) {}'\n"
+        "sq = cuda_op(SRC, 'square_kernel', namespace='kw_first_call', cpu=lambda x: x * x,\n"
+        "             backward=lambda g, x: 2 * x * g)\n"
+        "x = torch.randn(8, requires_grad=True)\n"
+        "t0 = time.perf_counter()\n"
+        "sq(x).sum().backward()\n"
+        "print(time.perf_counter() - t0, 'torch._dynamo' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    seconds, dynamo = out.stdout.split()
+    assert dynamo == "False"
+    assert float(seconds) < 1.0
 
 
 def test_opcheck_on_cpu(ns):

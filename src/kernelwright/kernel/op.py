@@ -92,7 +92,8 @@ class _Definition:
 
     def run_cuda(self, args, kwargs):
         binding = self.binding
-        call = binding.check(binding.bind(args, kwargs), launching=True)
+        values = binding.bind(args, kwargs)
+        call = binding.check(values, launching=True)
         if call.device is None or call.device.type != "cuda":
             raise KernelInputError(f"{self.sig.name}: the kernel runs on CUDA devices, the arguments are on {call.device}")
         outs = binding.allocate_outputs(call, self.outputs, launching=True)
@@ -103,21 +104,31 @@ class _Definition:
         if not config.empty:
             _buffer, params = binding.pack(call, outs, n)
             kernel.launch(config, torch.cuda.current_stream(call.device).cuda_stream, params)
+        self._mark_written(values)
         return binding.result(outs)
 
     def run_cpu(self, args, kwargs):
         binding = self.binding
-        call = binding.check(binding.bind(args, kwargs), launching=False)
+        values = binding.bind(args, kwargs)
+        call = binding.check(values, launching=False)
         if self.cpu is None:
             raise KernelInputError(
                 f"{self.sig.name}: the arguments are on the CPU; the kernel runs on CUDA devices "
                 "(pass cpu= to give the op a CPU implementation)"
             )
         result = self.cpu(*call.values)
+        self._mark_written(values)
         if self.launch is None and result is not None:
             outs = [result] if isinstance(result, torch.Tensor) else list(result)
             binding.check_elementwise(call, outs, binding.extent(call, outs))
         return result
+
+    def _mark_written(self, values):
+        """Tensors written in place get a new version, as torch's in-place ops give them, so that
+        autograd refuses a saved tensor that changed (inference tensors keep no version)."""
+        for a, v in zip(self.binding.args, values):
+            if a.mutable and isinstance(v, torch.Tensor) and not v.is_inference():
+                torch.autograd.graph.increment_version(v)
 
     def fake(self, args, kwargs):
         binding = self.binding
@@ -168,17 +179,19 @@ class KernelOp:
     def __init__(self, qualname, definition):
         self.name = qualname
         self._definition = definition
-        self._has_autograd = False
         namespace, opname = qualname.split("::")
-        self._custom = torch.library.custom_op(
-            qualname,
-            self._cuda,
-            mutates_args=definition.binding.mutated,
-            schema=definition.binding.schema,
-            device_types="cuda",
-        )
-        self._custom.register_kernel("cpu")(self._cpu)
-        self._custom.register_fake(self._fake)
+        # Defined through torch.library.Library rather than torch.library.custom_op: custom_op
+        # wraps each device kernel so that its first call imports torch._dynamo, 1-4 s on a
+        # process's first call of the op; these registrations import nothing when called.
+        self._lib = torch.library.Library(namespace, "FRAGMENT")
+        self._lib.define(opname + definition.binding.schema, tags=(torch.Tag.pt2_compliant_tag,))
+        self._lib.impl(opname, self._cuda, "CUDA")
+        self._lib.impl(opname, self._cpu, "CPU")
+        torch.library.register_fake(qualname, self._fake, lib=self._lib)
+        if not definition.binding.mutated:
+            # Always there, so that an op defined again with a backward gets it, and one without
+            # says so when differentiated (run_backward).
+            torch.library.register_autograd(qualname, self._backward, setup_context=self._setup_context, lib=self._lib)
         self.op = getattr(getattr(torch.ops, namespace), opname).default
 
     def _cuda(self, *args, **kwargs):
@@ -198,9 +211,6 @@ class KernelOp:
 
     def _define(self, definition):
         self._definition = definition
-        if definition.backward is not None and not self._has_autograd:
-            self._custom.register_autograd(self._backward, setup_context=self._setup_context)
-            self._has_autograd = True
 
     @property
     def schema(self):
