@@ -358,3 +358,16 @@ def test_exchange_picks_a_directory_with_room_or_says_why(tmp_path, monkeypatch)
 def test_poisoning_is_a_no_op_on_the_cpu():
     assert anticheat.poison_free_memory("cpu") == 0
     assert anticheat.poison_free_memory("cpu", keep=True) == []
+
+
+def test_launch_latency_drift_is_noted_only_beyond_the_limit():
+    from kernelwright.harness.api import _launch_drift
+
+    def base(ms):
+        return {"median_ms": ms}
+
+    assert _launch_drift(base(0.010), base(0.012)) is None  # 20%: within the limit
+    note = _launch_drift(base(0.010), base(0.014))
+    assert note and "10.0 to 14.0 us" in note
+    assert _launch_drift(base(0.014), base(0.010))  # either direction
+    assert _launch_drift(None, base(0.01)) is None and _launch_drift(base(0.0), base(0.01)) is None

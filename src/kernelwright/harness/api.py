@@ -155,7 +155,7 @@ def _verdict(result, prepared, cand, judged, rechecked, opts):
         if cand_t and ref_t and cand_t["median_ms"] > 0:
             result[key] = ref_t["median_ms"] / cand_t["median_ms"]
 
-    timed = {k: v for k, v in timings.items() if k != "baseline"}
+    timed = {k: v for k, v in timings.items() if k not in ("baseline", "baseline_end")}
     work = prepared.get("work") or {}
     result.update(roofline.result_fields(work, timed, cand.get("ceiling")))
     result.update(
@@ -167,6 +167,7 @@ def _verdict(result, prepared, cand, judged, rechecked, opts):
         error_ratio=ratio,
         timings=timed,
         timing_overhead=timings.get("baseline"),
+        timing_overhead_end=timings.get("baseline_end"),
         kernels=kern or None,
         weights=cand.get("weights"),
         import_s=cand.get("import_s"),
@@ -180,6 +181,9 @@ def _verdict(result, prepared, cand, judged, rechecked, opts):
             "rechecks_failed": len(stale),
         },
     )
+    drift = _launch_drift(timings.get("baseline"), timings.get("baseline_end"))
+    if drift:
+        result["notes"].append(drift)
     result["notes"] += [n for n in (prepared.get("fp64_note"), work.get("note")) if n] \
         + list(prepared.get("notes") or []) + list(cand.get("notes") or [])
     if prepared.get("dropped"):
@@ -200,6 +204,18 @@ def _verdict(result, prepared, cand, judged, rechecked, opts):
         sp = result.get("speedup_vs_eager")
         result["reason"] = "correct on %d input sets%s" % (
             len(sets), "; %.3gx vs eager" % sp if sp else "")
+
+
+def _launch_drift(before, after, limit=1.25):
+    """A note when the launch latency of a tiny op moved by more than ``limit`` during timing:
+    a call whose time is mostly host work then reads faster or slower with the host's speed."""
+    if not before or not after or min(before["median_ms"], after["median_ms"]) <= 0:
+        return None
+    a, b = before["median_ms"], after["median_ms"]
+    if max(a, b) / min(a, b) <= limit:
+        return None
+    return ("launch latency of a tiny op moved from %.1f to %.1f us during timing: speedups of calls "
+            "dominated by host time follow the host's speed" % (a * 1e3, b * 1e3))
 
 
 def evaluate(problem, candidate, options=None, **overrides):

@@ -870,15 +870,22 @@ class _Candidate:
                 self.chan.phase("timing baseline")
                 tiny = torch.zeros(1, device=self.device)
                 results["baseline"] = self._time(lambda: tiny.add_(1), None, budget_s=0.5)
-            # Interleaved rounds: drift in clocks or co-tenants hits both sides alike.
+            # Interleaved rounds: drift in clocks or co-tenants hits both sides alike. The order
+            # flips every round, so neither side always runs second (timing torch.matmul against
+            # itself with a fixed order gave 0.990-0.996x).
             parts = {"eager": [], "candidate": []}
+            sides = [("eager", "eager reference", self.ref, make_args, None),
+                     ("candidate", "candidate", self.cand, make_checked_args, after_call)]
             for r in range(rounds):
-                self.chan.phase("timing eager reference (round %d)" % (r + 1))
-                parts["eager"].append(self._time(self.ref, make_args, rounds=rounds))
-                self.chan.phase("timing candidate (round %d)" % (r + 1))
-                parts["candidate"].append(self._time(self.cand, make_checked_args, after_call, rounds=rounds))
+                for key, what, fn, make, after in (sides if r % 2 == 0 else sides[::-1]):
+                    self.chan.phase("timing %s (round %d)" % (what, r + 1))
+                    parts[key].append(self._time(fn, make, after, rounds=rounds))
             results["eager"] = timing.merge(parts["eager"])
             results["candidate"] = timing.merge(parts["candidate"])
+            if self.device.type == "cuda":
+                # The launch latency again: the host's speed can change within an evaluation.
+                self.chan.phase("timing baseline")
+                results["baseline_end"] = self._time(lambda: tiny.add_(1), None, budget_s=0.5)
             self._check_guard()
             self.chan.phase("kernel listing")
             try:
