@@ -46,7 +46,9 @@ def test_shapes_and_layouts(device):
     for mode in float32_modes(device):
         with precision(*mode):
             check(K.matmul(a.view(4, 12, 128), b), a.view(4, 12, 128), b)  # batched a
-            check(K.matmul(a[0], b), a[0], b)  # 1-D a, as torch.matmul: [n]
+            # 1-D a, as torch.matmul: [n]. torch takes a matrix-vector path that never uses
+            # TF32, so below 'highest' the bound is TF32's rounding, which the knob allows.
+            check(K.matmul(a[0], b), a[0], b, floor=1e-6 if mode[0] == "highest" else 1e-3)
             bt = b.t().contiguous().t()  # b stored column-major
             check(K.matmul(a, bt), a, bt)
             wide = randn((48, 256), torch.float32, device)[:, ::2]  # stride 2 along k
