@@ -87,6 +87,16 @@ def test_correct_candidates_pass(prob, cand, device):
         assert r["design"] and r["design"] in " ".join(f.read().split())
 
 
+def test_a_cuda_op_candidate_is_evaluated(device):
+    """A ModelNew calling an op bound with kernelwright.kernel.cuda_op: on CUDA its NVRTC kernel
+    is what runs, and the harness counts it as the candidate's own."""
+    r = run("elu", "elu_cuda_op", device)
+    assert r["verdict"] == "pass", r["reason"]
+    assert r["error_vs_fp64"]["rel_l2"] < 1e-5
+    if device == "cuda":
+        assert "no_custom_kernels" not in r["flags"] and r["kernels"]["custom_share"] > 0
+
+
 def test_sampled_rechecks_pass_a_correct_candidate():
     r = run("elu", "elu_correct", recheck_sample_elements=16)
     assert r["verdict"] == "pass", r["reason"]
