@@ -161,3 +161,28 @@ def test_no_room_mid_evaluation_is_an_error_and_leaves_nothing(tmp_path, monkeyp
     assert "this evaluation's files there take 12.0 MiB" in r["reason"]
     assert sorted(os.listdir(str(work))) == LOGS
     assert [e for e in os.listdir(str(tmp_path)) if e.startswith(("kw-", ".kw-"))] == []
+
+
+@pytest.mark.cuda
+def test_cuda_tensors_round_trip_through_pinned_staging(tmp_path, monkeypatch):
+    """Large CUDA tensors are staged through pinned memory; load() puts them back on their
+    device, or where it is told; views and shared storages keep torch.save's own path."""
+    import torch
+
+    monkeypatch.setattr(exchange, "STAGE_MIN_BYTES", 4096)
+    base = torch.randn(64, 96, device="cuda")
+    big, view = torch.randn(3000, device="cuda"), base.t()  # a transposed view: strides kept
+    obj = {"out": [big, view, base], "n": 7, "small": torch.arange(5, device="cuda")}
+    staged, devices = exchange._staged(obj, torch)
+    assert set(devices) == {"out['out'][0]"}  # base is shared with view, small is small
+    assert staged["out"][0].is_pinned() and staged["out"][0].device.type == "cpu"
+    path = exchange.save(obj, "x.pt", [str(tmp_path)])
+    back = exchange.load(path)
+    assert back["n"] == 7 and back["out"][0].is_cuda and torch.equal(back["out"][0], big)
+    assert back["out"][1].stride() == view.stride() and torch.equal(back["out"][1], view)
+    assert back["out"][1].untyped_storage().data_ptr() == back["out"][2].untyped_storage().data_ptr()
+    assert torch.equal(back["small"], obj["small"]) and back["small"].is_cuda
+    on_cpu = exchange.load(path, "cpu")
+    assert on_cpu["out"][0].device.type == "cpu" and torch.equal(on_cpu["out"][0], big.cpu())
+    plain = exchange.save([base.cpu()], "y.pt", [str(tmp_path)])  # nothing staged: plain file
+    assert isinstance(torch.load(plain, weights_only=True), list)

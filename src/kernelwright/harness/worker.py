@@ -394,7 +394,7 @@ class _Judge:
             return self.inputs.draw_inputs(self.get_inputs, seed)
 
     def _add_set(self, name, x, base, keep_budget):
-        torch, inputs = self.torch, self.inputs
+        torch = self.torch
         from kernelwright.harness.compare import flatten
 
         eager, ref64, mutates, aliases = self._references(x)
@@ -408,7 +408,7 @@ class _Judge:
             return
         self.out_dtypes |= {str(v.dtype).replace("torch.", "") for _, v in flatten(eager)
                             if isinstance(v, torch.Tensor)}
-        self.paths[name] = self.exchange.save(inputs.to_device(x, "cpu"), "set%d.pt" % len(self.paths), self.dirs)
+        self.paths[name] = self.exchange.save(x, "set%d.pt" % len(self.paths), self.dirs)
         self.sets.append((name, None))
         self.set_ref_bytes = _nbytes(eager) + _nbytes(ref64)
         # Small references stay in memory; large ones are recomputed from the set's file
