@@ -4,8 +4,10 @@ The harness's workers pass input sets and outputs through files (src/kernelwrigh
 exchange.py). At KernelBench's largest sizes a set is 6 GiB, and the evaluation time is mostly
 these transfers. This measures, for one float32 tensor on the GPU (a fresh process reads each):
 
-- torch_save: what the exchange does now: copy to the host, torch.save into /dev/shm; the reader
-  maps the file (torch.load(mmap=True)) and copies it to its GPU;
+- torch_save: what the exchange did first: copy to the host, torch.save into /dev/shm; the
+  reader maps the file (torch.load(mmap=True)) and copies it to its GPU;
+- exchange_save: the exchange's own save and load (kernelwright.harness.exchange), which stage
+  large CUDA tensors through pinned memory and skip torch.save's CRC;
 - shared_file: a file-backed shared tensor (torch.from_file) written by a device-to-host copy,
   read the same way: no serialisation;
 - shared_file_pinned: the same with the pages registered (cudaHostRegister) for the copies;
@@ -27,6 +29,7 @@ import time
 import torch
 
 from common import environment, result_paths, write_json
+from kernelwright.harness import exchange
 
 READER = r"""
 import pickle, sys, time, torch
@@ -35,6 +38,9 @@ torch.empty(1, device="cuda"); torch.cuda.synchronize()
 t0 = time.perf_counter()
 if mode == "torch_save":
     g = torch.load(path, weights_only=True, mmap=True).cuda()
+elif mode == "exchange_save":
+    from kernelwright.harness import exchange
+    g = exchange.load(path)
 elif mode == "shared_file":
     g = torch.from_file(path, shared=True, size=n, dtype=torch.float32).cuda()
 elif mode == "shared_file_pinned":
@@ -97,6 +103,7 @@ def main():
     keep = []  # the IPC producer's tensor lives until the reader is done
     writers = {
         "torch_save": lambda path: _write_torch_save(g, path),
+        "exchange_save": lambda path: exchange.save(g, os.path.basename(path), [work]),
         "shared_file": lambda path: _write_shared(g, path, pinned=False),
         "shared_file_pinned": lambda path: _write_shared(g, path, pinned=True),
     }

@@ -21,8 +21,9 @@ SHM_DIR = "/dev/shm"
 PREFIX = "kw-exchange-"
 # CUDA tensors from this size up are copied to pinned host memory before torch.save, which
 # otherwise copies them into fresh pageable memory: for 6 GiB of float32 on an H200, 7.4 s to
-# save as torch.save does it, 2.3 s staged through pinned memory without the CRC
-# (benchmarks/results/exchange_*; the staged path measured in the same session).
+# save as torch.save does it, 2.3 s staged through pinned memory without the CRC (one ad-hoc
+# run of these steps, 2026-11-22; benchmarks/bench_exchange.py's exchange_save mode times this
+# module's own save and load).
 STAGE_MIN_BYTES = 64 << 20
 # The file's top level when tensors were staged: (the object, {leaf path: original device}).
 _STAGED = "kernelwright.exchange.staged"
@@ -145,6 +146,24 @@ def _torch_save(obj, path, torch):
         config.save.compute_crc32 = old
 
 
+def _write(obj, path, torch):
+    staged, devices = _staged(obj, torch)
+    if not devices:
+        _torch_save(obj, path, torch)
+        return
+    try:
+        _torch_save({_STAGED: (staged, devices)}, path, torch)
+    finally:
+        # The staging buffers go back to the system rather than to torch's pinned-memory
+        # cache, where they would hold host memory the size of the largest tensor passed in a
+        # worker whose memory is capped. Only after staging: emptying the cache otherwise
+        # would take cached blocks from a candidate that pins memory while it is timed.
+        del staged
+        empty = getattr(torch._C, "_host_emptyCache", None)
+        if empty is not None:
+            empty()
+
+
 def save(obj, name, dirs):
     """``torch.save(obj)`` as ``name`` in the first of ``dirs`` with room; returns the path.
 
@@ -165,15 +184,11 @@ def save(obj, name, dirs):
             continue
         path = os.path.join(d, name)
         try:
-            staged, devices = _staged(obj, torch)
-            _torch_save({_STAGED: (staged, devices)} if devices else obj, path, torch)
+            _write(obj, path, torch)
             return path
         except (RuntimeError, OSError) as exc:  # the space went while writing
             remove(path)
             tried.append("%s: %s" % (d, str(exc)[:200]))
-        finally:
-            staged = None
-            _release_pinned(torch)
     raise ExchangeSpaceError(
         "no room to pass %s between workers: it needs %s (%s of tensors and a margin); %s; this "
         "evaluation's files there take %s" % (name, _size(need), _size(size),
@@ -198,14 +213,6 @@ def load(path, map_location=None):
     from kernelwright.harness.compare import map_leaves
 
     return map_leaves(data, lambda path, t: t.to(devices[path]) if path in devices else t)
-
-
-def _release_pinned(torch):
-    """Pinned staging buffers go back to the system: a cached one would hold host memory the
-    size of the largest tensor passed, in a worker whose memory is capped."""
-    empty = getattr(torch._C, "_host_emptyCache", None)
-    if empty is not None and torch.cuda.is_initialized():
-        empty()
 
 
 def remove(path):
