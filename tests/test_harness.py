@@ -80,6 +80,13 @@ def test_correct_candidates_pass(prob, cand, device):
     # Where the time went: every phase of both workers, each timed, none longer than the whole.
     phases = r["phase_s"]
     assert {"correctness trial0", "timing candidate (round 1)"} <= set(phases["candidate"])
+    # Timing rounds alternate which side goes first (phases are recorded in the order run).
+    order = list(phases["candidate"])
+    for rnd, eager_first in ((1, True), (2, False)):
+        eager_at = order.index("timing eager reference (round %d)" % rnd)
+        assert (eager_at < order.index("timing candidate (round %d)" % rnd)) == eager_first
+    if device == "cuda":
+        assert r["timing_overhead"]["median_ms"] > 0 and r["timing_overhead_end"]["median_ms"] > 0
     assert {"reference trials", "judging outputs", "re-checking timed outputs"} <= set(phases["judge"])
     spent = [v for w in phases.values() for v in w.values()]
     assert all(0 <= v <= r["elapsed_s"] for v in spent) and sum(phases["candidate"].values()) > 0

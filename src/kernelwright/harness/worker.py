@@ -884,7 +884,7 @@ class _Candidate:
             results["candidate"] = timing.merge(parts["candidate"])
             if self.device.type == "cuda":
                 # The launch latency again: the host's speed can change within an evaluation.
-                self.chan.phase("timing baseline")
+                self.chan.phase("timing baseline (after the rounds)")
                 results["baseline_end"] = self._time(lambda: tiny.add_(1), None, budget_s=0.5)
             self._check_guard()
             self.chan.phase("kernel listing")
