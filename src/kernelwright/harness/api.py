@@ -55,6 +55,7 @@ class EvalOptions:
     build_dir: Optional[str] = None
     workdir: Optional[str] = None
     keep_workdir: bool = False
+    device_exchange: bool = True
     env: Dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -114,6 +115,8 @@ def _verdict(result, prepared, cand, judged, rechecked, opts):
     from kernelwright.harness.anticheat import FATAL_FLAGS
 
     flags = dict(cand.get("flags") or {})
+    if judged.get("tampered"):
+        flags["tampered_harness"] = "; ".join(judged["tampered"])
     sets = judged["results"]
     failing = [n for n, r in sets.items() if not r.get("ok")]
     base_failing = [n for n in failing if n.startswith("trial")]
@@ -172,6 +175,9 @@ def _verdict(result, prepared, cand, judged, rechecked, opts):
         weights=cand.get("weights"),
         import_s=cand.get("import_s"),
         compile_s=cand.get("compile_s"),
+        # How the GPU tensors went between the workers: by CUDA IPC handle or through files.
+        exchange={"input_sets": len(sets), "input_sets_by_handle": prepared.get("sets_by_handle", 0),
+                  "outputs_by_handle": cand.get("outputs_by_handle", 0)},
         correctness={
             "sets": sets,
             "fp64_reference": prepared.get("fp64"),
@@ -261,7 +267,7 @@ def evaluate(problem, candidate, options=None, **overrides):
         space = exchange.Space(workdir if opts.keep_workdir else None)
         common = dict(problem=problem, candidate=candidate, device=opts.device, workdir=workdir,
                       memory_limit_mb=mem, atol=opts.atol, rtol=opts.rtol, exchange_dirs=space.dirs,
-                      keep_files=opts.keep_workdir, **seeds)
+                      keep_files=opts.keep_workdir, device_exchange=opts.device_exchange, **seeds)
         judge_job = dict(common, role="judge", max_input_bytes=opts.max_input_bytes,
                          reference_cache_bytes=opts.reference_cache_bytes)
         cand_job = dict(common, role="candidate", compile=opts.compile,
@@ -280,6 +286,7 @@ def evaluate(problem, candidate, options=None, **overrides):
             "inputs": prepared["path"],
             "reference_mutates_inputs": prepared["reference_mutates_inputs"],
             "reference_aliases_inputs": prepared["reference_aliases_inputs"],
+            "handle_budget": prepared.get("handle_budget", 0),
             "dtype": (prepared.get("work") or {}).get("dtype", "float32"),
         }))
         # The outputs are judged before the candidate goes on, so that they and the input
@@ -290,7 +297,9 @@ def evaluate(problem, candidate, options=None, **overrides):
         cand.resume("continue")
         cres = cand.wait_for("result", others=[judge])
         judge.send("recheck " + json.dumps(cres["rechecks"]))
-        rechecked = judge.wait_for("rechecked")["results"]
+        rechecked = judge.wait_for("rechecked")
+        judged["tampered"] = judged.get("tampered") or rechecked.get("tampered")
+        rechecked = rechecked["results"]
         judge.send("exit")
         _verdict(result, prepared, cres, judged, rechecked, opts)
     except WorkerFailure as f:

@@ -47,6 +47,8 @@ def add_eval_options(p):
                    help="torch.set_float32_matmul_precision in the workers (default: torch's, 'highest')")
     p.add_argument("--jobs", type=int, help="parallel builds in a suite (default: CPU count)")
     p.add_argument("--keep-workdir", action="store_true", help="keep worker logs and tensors")
+    p.add_argument("--no-device-exchange", action="store_true",
+                   help="pass GPU tensors between the workers through files, not CUDA IPC handles")
     p.add_argument("--quiet", action="store_true")
 
 
@@ -61,7 +63,8 @@ def options_from_args(args, env=None):
                        build_timeout=args.build_timeout, memory_limit_mb=args.memory_limit,
                        max_error_ratio=args.max_error_ratio, compile=not args.no_compile,
                        atol=args.atol, rtol=args.rtol, timing_budget_s=args.timing_budget,
-                       keep_workdir=args.keep_workdir, env=env)
+                       keep_workdir=args.keep_workdir,
+                       device_exchange=not args.no_device_exchange, env=env)
 
 
 def run(args):

@@ -7,6 +7,10 @@ whose free space holds it with a margin; when none does, the harness reports
 :class:`ExchangeSpaceError` instead of leaving a truncated file behind.  The readers
 delete what they no longer need, and the directories go when the evaluation ends.
 
+On a GPU, tensors can instead travel by CUDA IPC handle (handles.py): :func:`save` given a
+:class:`handles.Holder` with room writes only the handles, and the holder keeps the tensors
+alive until the other worker has copied them.
+
 torch is imported only where a tensor is saved or loaded: the harness's own process
 (which makes and removes the directories) never needs it.
 """
@@ -27,6 +31,8 @@ PREFIX = "kw-exchange-"
 STAGE_MIN_BYTES = 64 << 20
 # The file's top level when tensors were staged: (the object, {leaf path: original device}).
 _STAGED = "kernelwright.exchange.staged"
+# The file's top level when tensors were passed by handle: handles.pack's (skeleton, handles).
+_HANDLES = "kernelwright.exchange.handles"
 
 
 class ExchangeSpaceError(RuntimeError):
@@ -164,16 +170,30 @@ def _write(obj, path, torch):
             empty()
 
 
-def save(obj, name, dirs):
+def _by_handle(obj, holder, torch):
+    """``obj`` packed as CUDA IPC handles when ``holder`` has room for it, else None."""
+    if holder is None or not holder.admits(obj):
+        return None
+    from kernelwright.harness import handles
+
+    try:
+        return {_HANDLES: handles.pack(obj, torch)}
+    except RuntimeError:  # memory not from PyTorch's allocator, or no IPC here: a file serves
+        return None
+
+
+def save(obj, name, dirs, holder=None):
     """``torch.save(obj)`` as ``name`` in the first of ``dirs`` with room; returns the path.
 
     Large CUDA tensors travel through pinned host memory; :func:`load` puts them back on their
-    devices unless told where to map them."""
+    devices unless told where to map them.  With a ``holder`` that has room, the CUDA tensors
+    are passed by handle instead and held, under the returned path, until released."""
     import torch
 
     from kernelwright.harness.inputs import nbytes
 
-    size = nbytes(obj)
+    packed = _by_handle(obj, holder, torch)
+    size = nbytes(obj) if packed is None else nbytes(packed)
     need = size + (size >> 6) + MARGIN_BYTES
     tried = []
     for d in dirs:
@@ -184,7 +204,11 @@ def save(obj, name, dirs):
             continue
         path = os.path.join(d, name)
         try:
-            _write(obj, path, torch)
+            if packed is None:
+                _write(obj, path, torch)
+            else:
+                _torch_save(packed, path, torch)
+                holder.hold(path, obj)
             return path
         except (RuntimeError, OSError) as exc:  # the space went while writing
             remove(path)
@@ -200,11 +224,18 @@ def load(path, map_location=None):
     """``torch.load`` of a file :func:`save` wrote, its tensors mapped rather than read.
 
     Mapped (copy-on-write) pages cost no copy on the host: a 6 GiB set loads in a fraction of
-    the time a read takes, and removing the file right after is safe.
+    the time a read takes, and removing the file right after is safe.  Tensors passed by
+    handle are copied into this process's own device memory.
     """
     import torch
 
     obj = torch.load(path, map_location=map_location, weights_only=True, mmap=True)
+    if isinstance(obj, dict) and len(obj) == 1 and _HANDLES in obj:
+        from kernelwright.harness import handles
+        from kernelwright.harness.inputs import to_device
+
+        data = handles.unpack(obj[_HANDLES], torch)
+        return data if map_location is None else to_device(data, map_location)
     if not (isinstance(obj, dict) and len(obj) == 1 and _STAGED in obj):
         return obj
     data, devices = obj[_STAGED]

@@ -193,6 +193,16 @@ def _exchange_dirs(job):
     return job.get("exchange_dirs") or [job["workdir"]]
 
 
+def _holder(job, torch, device):
+    """Where this worker keeps the GPU tensors it passes by handle (see handles.py); None when
+    everything goes through files (on the CPU, when asked, or when the files are kept)."""
+    if device.type != "cuda" or not job.get("device_exchange", True) or job.get("keep_files"):
+        return None
+    from kernelwright.harness import handles
+
+    return handles.Holder(torch)
+
+
 # The timing rotates through at most this many trial draws.  Their files stay until the
 # re-checks, whose inputs the judge rebuilds from them; every other set's file goes once
 # the candidate's outputs are judged.
@@ -227,6 +237,10 @@ class _Judge:
         self.model64 = None
         self.dirs = _exchange_dirs(job)
         self.keep_files = bool(job.get("keep_files"))
+        self.holder = _holder(job, torch, self.device)
+        self.handle_room = None
+        self.fingerprint_key = None
+        self.fingerprints, self.tampered = {}, []
         self.work = None
 
     def _fp64_choose(self, x, out_bytes):
@@ -383,6 +397,7 @@ class _Judge:
                   fp64=self.fp64_where, fp64_note=self.fp64_note, notes=notes,
                   reference_mutates_inputs=self.ref_mutates, reference_aliases_inputs=self.ref_aliases,
                   output_dtypes=sorted(self.out_dtypes), input_bytes=per_set, work=self.work,
+                  handle_budget=self.handle_budget(), sets_by_handle=len(self.fingerprints),
                   **_environment(torch, self.device))
 
     def _draw(self, seed):
@@ -408,7 +423,15 @@ class _Judge:
             return
         self.out_dtypes |= {str(v.dtype).replace("torch.", "") for _, v in flatten(eager)
                             if isinstance(v, torch.Tensor)}
-        self.paths[name] = self.exchange.save(x, "set%d.pt" % len(self.paths), self.dirs)
+        if self.holder is not None and self.handle_room is None:
+            self._size_handle_budget(x, eager)
+        self.paths[name] = self.exchange.save(x, "set%d.pt" % len(self.paths), self.dirs, self.holder)
+        if self.holder is not None and self.holder.holds(self.paths[name]):
+            # The candidate worker maps this very memory while it copies the set.
+            from kernelwright.harness.handles import fingerprint, new_key
+
+            self.fingerprint_key = self.fingerprint_key or new_key()
+            self.fingerprints[name] = fingerprint(x, self.fingerprint_key, torch)
         self.sets.append((name, None))
         self.set_ref_bytes = _nbytes(eager) + _nbytes(ref64)
         # Small references stay in memory; large ones are recomputed from the set's file
@@ -417,8 +440,34 @@ class _Judge:
             self.expected[name] = (eager, ref64)
             self.kept_bytes += self.set_ref_bytes
 
-    def _load_set(self, name):
-        return self.inputs.to_device(self.exchange.load(self.paths[name], "cpu"), self.device)
+    def _size_handle_budget(self, x, eager):
+        """What the judge may hold for the candidate worker, from the first set's sizes."""
+        from kernelwright.harness.handles import room_bytes
+
+        in_b, out_b = _nbytes(x), _nbytes(eager)
+        fp64_b = 2 * (in_b + out_b) if self.fp64_where == "float64 on cuda" else 0
+        total = self.torch.cuda.get_device_properties(self.device).total_memory
+        self.holder.budget, self.handle_room = room_bytes(total, in_b, out_b, fp64_b)
+
+    def handle_budget(self):
+        """Bytes of outputs the candidate worker may pass by handle: the room the judge left."""
+        if self.holder is None or self.handle_room is None:
+            return 0
+        total = self.torch.cuda.get_device_properties(self.device).total_memory
+        return max(0, min(total // 4, self.handle_room - self.holder.bytes))
+
+    def _load_set(self, name, writable=False):
+        """Set ``name`` on the device; a copy of its own when ``writable``."""
+        path = self.paths[name]
+        if self.holder is None or not self.holder.holds(path):
+            return self.inputs.to_device(self.exchange.load(path, "cpu"), self.device)
+        x = self.holder.get(path)
+        from kernelwright.harness.handles import fingerprint
+
+        if fingerprint(x, self.fingerprint_key, self.torch) != self.fingerprints[name] and not self.tampered:
+            self.tampered.append("the judge's copy of input set %s changed while the candidate worker "
+                                 "could reach it" % name)
+        return self.inputs.clone_tree(x) if writable else x
 
     def _expected(self, name):
         if name in self.expected:
@@ -430,6 +479,8 @@ class _Judge:
     def _done_with(self, path):
         if not self.keep_files:
             self.exchange.remove(path)
+        if self.holder is not None:
+            self.holder.release(path)
 
     def judge(self, arg):
         torch = self.torch
@@ -454,7 +505,7 @@ class _Judge:
         # Kept references served this comparison only; the re-checks compute their own.
         self.expected.clear()
         _release(torch, self.device)
-        self.chan.send(event="judged", results=results)
+        self.chan.send(event="judged", results=results, tampered=self.tampered)
 
     def recheck(self, arg):
         """Compare re-checked timed outputs with the references on the same inputs.
@@ -472,7 +523,7 @@ class _Judge:
                     results.append({"ok": False, "call": item.get("call"),
                                     "reason": "inputs of the call unknown (set %r, scale %r)" % (name, scale)})
                     continue
-                x = self._load_set(name)
+                x = self._load_set(name, writable=True)
                 eager, ref64, _, _ = self._references(inputs.rescale(x, x, scale))
                 del x
                 # Devices were checked on the correctness trials; these copies came back via CPU.
@@ -496,7 +547,7 @@ class _Judge:
                 _release(torch, self.device)
         for name in self.timing_names:
             self._done_with(self.paths[name])
-        self.chan.send(event="rechecked", results=results)
+        self.chan.send(event="rechecked", results=results, tampered=self.tampered)
 
 
 def _run_judge(job, chan):
@@ -566,6 +617,8 @@ class _Candidate:
         self.device = _resolve_device(job["device"], torch)
         if self.device.type == "cpu":
             _limit_memory(job.get("memory_limit_mb"))
+        self.holder = _holder(job, torch, self.device)
+        self.outputs_by_handle = 0
         self.flags = {}
         self.notes = []
         self.no_grad = torch.no_grad
@@ -618,7 +671,7 @@ class _Candidate:
         self._check_guard()
 
     def _load(self, path):
-        return self.inputs.to_device(self.exchange.load(path, "cpu"), self.device)
+        return self.inputs.to_device(self.exchange.load(path), self.device)
 
     def _scrub_host(self, *objs):
         """On the CPU freed memory goes back to the C allocator unpoisoned: fill it first."""
@@ -660,7 +713,9 @@ class _Candidate:
                 ac.scrub(xc)
                 del out, xc
                 self.out_bytes = max(self.out_bytes, _nbytes(snap))
-                outputs[name] = self.exchange.save(snap, "out%d.pt" % k, self.dirs)
+                # Passed by handle where there is room: held until the judge has copied it.
+                outputs[name] = self.exchange.save(snap, "out%d.pt" % k, self.dirs, self.holder)
+                self.outputs_by_handle += self.holder is not None and self.holder.holds(outputs[name])
                 self._scrub_host(x, snap)
                 del x, snap
                 _release(torch, self.device)
@@ -938,12 +993,16 @@ def _run_candidate(job, chan):
     if cmd != "go":
         return
     go = json.loads(arg)
+    if c.holder is not None:
+        c.holder.budget = int(go.get("handle_budget") or 0)
     c.setup(go["inputs"])
     out_paths = c.correctness(go["reference_mutates_inputs"], go["reference_aliases_inputs"])
     # The judge compares them (and deletes what only it needed) before anything else runs.
     chan.send(event="outputs", outputs=out_paths)
     if sys.stdin.readline().strip() != "continue":
         return
+    if c.holder is not None:
+        c.holder.release()
     c.recycling()
     ceiling = c.ceilings(go["dtype"])
     results, compile_s, rechecks = c.timings()
@@ -951,7 +1010,8 @@ def _run_candidate(job, chan):
     chan.send(event="result", rechecks=rechecks, flags=c.flags, notes=c.notes,
               weights=c.weights, import_s=c.import_s, compile_s=compile_s,
               timings={k: v.to_dict() for k, v in results.items()},
-              kernels=getattr(c, "kernel_info", None), ceiling=ceiling, design=c.design)
+              kernels=getattr(c, "kernel_info", None), ceiling=ceiling, design=c.design,
+              outputs_by_handle=c.outputs_by_handle)
 
 
 def _run_build(job, chan):

@@ -1,0 +1,180 @@
+"""GPU tensors passed between the workers by CUDA IPC handle rather than through a file.
+
+A 6 GiB input set or output costs seconds per pass through a file (a copy to host memory, a
+write into /dev/shm, a read and a copy back: 3.1 s at best on an H200), against milliseconds
+by handle (benchmarks/results/exchange_*.json).  The producer keeps what it shared alive in a
+:class:`Holder` until the consumer is done with it.  The consumer copies each shared storage
+into memory of its own at once and closes the handle, so it never keeps a mapping of the
+other worker's memory; views come back as views of one copy, with their strides and sharing.
+
+The judge's input sets are passed this way, so for a moment the candidate worker maps the
+judge's own copies.  :func:`fingerprint` (a keyed sum of their bytes, whose key never leaves
+the judge) is checked before the judge uses a set again: a write through that mapping cannot
+go unseen.
+"""
+
+import random
+
+# Marks a tensor leaf of a packed object: (_LEAF, storage index, dtype, size, stride, offset,
+# requires_grad).
+_LEAF = "kernelwright.handles.leaf"
+# Elements per step of the fingerprint: int64 temporaries of 128 MiB at most.
+_CHUNK = 1 << 24
+
+
+def room_bytes(total, in_bytes, out_bytes, fp64_bytes):
+    """(the judge's budget, both workers' room) in bytes, for tensors held for the other worker.
+
+    Held tensors stay on the device while the other worker works, so they must leave room for
+    the larger of its peaks: the judge computing references (the eager output, the float64
+    copies where float64 runs on the device, a set's copy and the candidate's output it reads)
+    or the candidate running (inputs, their copies, outputs and what the model makes: about
+    three of each).  Each worker holds at most a quarter of the device, the judge at most half
+    the room; the candidate gets what the judge left.
+    """
+    usable = total - max(1 << 30, total // 32) - (2 << 30)  # headroom, and the two CUDA contexts
+    work = max(2 * out_bytes + fp64_bytes + in_bytes, 3 * (in_bytes + out_bytes))
+    room = max(0, usable - work)
+    return min(total // 4, room // 2), room
+
+
+def _storages(obj, torch):
+    """{(device, address): storage} of the non-empty CUDA tensors in ``obj``."""
+    from kernelwright.harness.compare import flatten
+
+    out = {}
+    for _, t in flatten(obj):
+        if isinstance(t, torch.Tensor) and t.is_cuda:
+            st = t.untyped_storage()
+            if st.nbytes():
+                out[(st.device.index, st.data_ptr())] = st
+    return out
+
+
+def shared_bytes(obj, torch):
+    """Bytes a handle to each CUDA storage in ``obj`` would pass."""
+    return sum(st.nbytes() for st in _storages(obj, torch).values())
+
+
+def pack(obj, torch):
+    """``obj`` for torch.save with its CUDA tensors replaced by IPC handles to their storages.
+
+    Returns (skeleton, handles).  Raises RuntimeError when a storage cannot be shared (memory
+    not from PyTorch's caching allocator, or IPC unavailable): pass ``obj`` as a file then.
+    """
+    from kernelwright.harness.compare import map_leaves
+
+    index, handles = {}, []
+
+    def leaf(path, t):
+        if not (isinstance(t, torch.Tensor) and t.is_cuda and t.untyped_storage().nbytes()):
+            return t
+        st = t.untyped_storage()
+        key = (st.device.index, st.data_ptr())
+        if key not in index:
+            index[key] = len(handles)
+            handles.append(st._share_cuda_())
+        return (_LEAF, index[key], str(t.dtype).replace("torch.", ""), list(t.shape), list(t.stride()),
+                t.storage_offset(), bool(t.requires_grad))
+
+    return map_leaves(obj, leaf), handles
+
+
+def unpack(packed, torch):
+    """The object :func:`pack` described, every tensor in memory of this process's own."""
+    skeleton, handles = packed
+    torch.cuda.init()
+    own = []
+    for h in handles:
+        device, size = h[0], h[2]
+        mapped = torch.UntypedStorage._new_shared_cuda(*h)
+        copy = torch.empty(size, dtype=torch.uint8, device=torch.device("cuda", device)).untyped_storage()
+        copy.copy_(mapped)
+        # The handle closes with the last reference to the mapping: only after the copy ran.
+        torch.cuda.synchronize(device)
+        del mapped
+        own.append(copy)
+
+    def rebuild(obj):
+        if isinstance(obj, tuple) and len(obj) == 7 and obj[0] == _LEAF:
+            _, i, dtype, size, stride, offset, requires_grad = obj
+            st = own[i]
+            out = torch.empty(0, dtype=getattr(torch, dtype), device=st.device).set_(st, offset, size, stride)
+            return out.requires_grad_(requires_grad)
+        if isinstance(obj, (list, tuple)):
+            return type(obj)(rebuild(o) for o in obj)
+        if isinstance(obj, dict):
+            return {k: rebuild(v) for k, v in obj.items()}
+        return obj
+
+    return rebuild(skeleton)
+
+
+class Holder:
+    """What one worker has shared by handle, alive until the other worker is done with it.
+
+    ``budget``: bytes it may hold at once (0 until the worker knows how much it can spare)."""
+
+    def __init__(self, torch, budget=0):
+        self.torch, self.budget = torch, budget
+        self.held, self.bytes = {}, 0
+
+    def admits(self, obj):
+        n = shared_bytes(obj, self.torch)
+        return 0 < n and self.bytes + n <= self.budget
+
+    def hold(self, key, obj):
+        self.held[key] = (obj, shared_bytes(obj, self.torch))
+        self.bytes += self.held[key][1]
+
+    def holds(self, key):
+        return key in self.held
+
+    def get(self, key):
+        return self.held[key][0]
+
+    def release(self, key=None):
+        for k in list(self.held) if key is None else [key]:
+            if k in self.held:
+                self.bytes -= self.held.pop(k)[1]
+        # Blocks freed while a consumer still counted a reference wait in PyTorch's IPC
+        # limbo; the consumers are done by now.
+        self.torch.cuda.ipc_collect()
+
+
+def new_key():
+    return random.SystemRandom().getrandbits(62)
+
+
+def fingerprint(obj, key, torch):
+    """A sum over the 32-bit words (bytes, where the size is not a multiple of 4) of every
+    tensor storage in ``obj``, each word times its own odd 64-bit weight drawn from ``key``.
+
+    Any change to the words changes it (mod 2^64, an odd weight times a nonzero difference is
+    never zero for one word), and without the weights no set of changes can be chosen to
+    cancel.  Costs a few passes over the data on its device.
+    """
+    from kernelwright.harness.compare import flatten
+
+    seen, total = set(), 0
+    gens = {}
+    for _, t in flatten(obj):
+        if not isinstance(t, torch.Tensor):
+            continue
+        st = t.untyped_storage()
+        ident = (st.device.type, st.device.index, st.data_ptr())
+        if not st.nbytes() or ident in seen:
+            continue
+        seen.add(ident)
+        if st.device not in gens:
+            gens[st.device] = torch.Generator(device=st.device).manual_seed(key)
+        gen = gens[st.device]
+        raw = torch.empty(0, dtype=torch.uint8, device=st.device).set_(st)
+        words = raw.view(torch.int32) if raw.numel() % 4 == 0 else raw
+        acc = torch.zeros((), dtype=torch.int64, device=st.device)
+        for lo in range(0, words.numel(), _CHUNK):
+            w = words[lo:lo + _CHUNK].to(torch.int64)
+            weight = torch.randint(0, 2**62, w.shape, generator=gen, dtype=torch.int64, device=st.device)
+            acc += (w * (weight * 2 + 1)).sum()
+        total = (total * 1000003 + int(acc)) % (1 << 64)
+    return total
