@@ -71,11 +71,15 @@ void sweep(const char* name, DType dt, int64_t n, void** bufs, const F& f, doubl
                 bytes / ms / 1e6, bytes / ms / 1e6 / copy_gbps);
   };
   using std::integral_constant;
+  run(integral_constant<int, 128>{}, integral_constant<int, 1>{});
+  run(integral_constant<int, 128>{}, integral_constant<int, 2>{});
   run(integral_constant<int, 128>{}, integral_constant<int, 4>{});
   run(integral_constant<int, 128>{}, integral_constant<int, 8>{});
+  run(integral_constant<int, 256>{}, integral_constant<int, 1>{});
   run(integral_constant<int, 256>{}, integral_constant<int, 2>{});
   run(integral_constant<int, 256>{}, integral_constant<int, 4>{});
   run(integral_constant<int, 256>{}, integral_constant<int, 8>{});
+  run(integral_constant<int, 512>{}, integral_constant<int, 1>{});
   run(integral_constant<int, 512>{}, integral_constant<int, 2>{});
   run(integral_constant<int, 512>{}, integral_constant<int, 4>{});
 }

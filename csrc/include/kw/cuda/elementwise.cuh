@@ -11,8 +11,7 @@
 namespace kw {
 namespace cuda {
 
-// Threads per block and, on the dense path, 16-byte vectors per thread per operand: enough
-// loads in flight to cover HBM latency (see VecConfig below for the choice).
+// Threads per block on the strided path; the dense path's shape is VecConfig's (below).
 constexpr int kThreads = 256;
 
 // Which inputs are one-element scalars: bit k of Scalars when the kernel is compiled for that
@@ -143,11 +142,12 @@ bool vector_aligned(const ElementwiseArgs<NIn, NOut>& args) {
 
 int sm_count();
 
-// From a sweep on an H200 (scripts/elementwise_variants.cu, benchmarks/NOTES.md): 512 threads
-// with 2 vectors each was within 3% of the best for every op and dtype tried, while deeper
-// unrolling starved 16-bit and three-input kernels of occupancy (down to 0.42 of copy).
+// From a sweep on an H200 (scripts/elementwise_variants.cu, benchmarks/NOTES.md, change 10):
+// small blocks with 2 vectors per thread kept every op and dtype tried at 0.989-1.028 of the
+// copy bandwidth; 512 threads x 2 (the earlier choice) gave 0.968-0.976 on the unary ops, and
+// deeper unrolling starved 16-bit and three-input kernels of occupancy.
 struct VecConfig {
-  static constexpr int kThreads = 512;
+  static constexpr int kThreads = 128;
   static constexpr int kUnroll = 2;
 };
 
