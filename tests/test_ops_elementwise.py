@@ -90,6 +90,22 @@ def test_cpu_scalar_with_device_tensor(device):
     assert_close_to_reference(K.mul(a, 3), a.double() * 3, torch.float32)
 
 
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
+def test_python_number_is_taken_in_the_compute_type(device, dtype):
+    """0.1 multiplies a bfloat16 tensor as float 0.1, as in ``x * 0.1``, not rounded to
+    bfloat16 first; and a number takes the same C++ path (and autograd node) as a tensor."""
+    a = randn((33, 65), dtype, device).requires_grad_()
+    for got in (K.mul(a, 0.1), K.mul(0.1, a)):
+        assert got.dtype == dtype
+        torch.testing.assert_close(got, a * 0.1, rtol=0, atol=0)
+    # torch's own CPU add rounds the number to the tensor's dtype first: compare with float64.
+    assert_close_to_reference(K.add(a, -0.3), a.double() - 0.3, dtype)
+    via_tensor = K.mul(a, torch.tensor(0.1, dtype=torch.float64))
+    assert type(K.mul(a, 0.1).grad_fn).__name__ == type(via_tensor.grad_fn).__name__
+    (grad,) = torch.autograd.grad(K.mul(a, 0.1).sum(), a)
+    torch.testing.assert_close(grad, torch.full_like(a, 0.1), rtol=0, atol=0)
+
+
 def test_type_promotion_follows_torch(device):
     a = randn((8, 8), torch.float16, device)
     b = randn((8, 8), torch.float32, device)

@@ -121,9 +121,11 @@ ElementwisePlan<NIn, NOut> plan_elementwise(const char* op,
   for (int k = 0; k < NIn; ++k) {
     at::Tensor& t = plan.inputs[k];
     if (plan.args.is_scalar[k]) {
-      if (t.device() != plan.device) {
+      if (t.device().is_cpu()) {
+        // Read on the host (no device sync) and taken in the compute type, not rounded to
+        // the result dtype first: torch.mul(bf16, 0.1) multiplies by float 0.1 too.
         plan.args.scalar_ptr[k] = nullptr;
-        plan.args.scalar_value[k] = t.item<double>();  // a CPU value: no device sync
+        plan.args.scalar_value[k] = t.item<double>();
         continue;
       }
       if (t.scalar_type() != dtype) t = t.to(dtype);

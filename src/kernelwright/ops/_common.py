@@ -41,9 +41,9 @@ def run(fast, op, *args):
     """Calls the extension's fast path ``fast``, or the custom op ``op`` where it declines.
 
     ``fast`` serves plain tensors from C++, with a C++ autograd node when a gradient is needed
-    (csrc/python_module.cpp); it answers NotImplemented otherwise (tensor subclasses, Python
-    numbers, torch function modes), and is never used while torch.compile traces, which sees
-    only ``op`` and the autograd registered here.
+    (csrc/python_module.cpp); it answers NotImplemented otherwise (tensor subclasses, torch
+    function modes), and is never used while torch.compile traces, which sees only ``op`` and
+    the autograd registered here.  Python numbers are made tensors (:func:`as_tensor`) first.
     """
     if not _is_compiling():
         out = fast(*args)
@@ -53,11 +53,14 @@ def run(fast, op, *args):
 
 
 def as_tensor(value, like, arg, op):
-    """Python numbers become 0-dim CPU tensors of the other operand's dtype, as in torch.mul."""
+    """Python numbers become 0-dim CPU tensors: in float64 next to a tensor (a 0-dim operand
+    never sets the result's dtype, and the kernels take its value in their compute type, as
+    torch.mul takes 0.1 into a bfloat16 product as float 0.1, not as bfloat16's 0.10009765625);
+    alone, in the default dtype."""
     if isinstance(value, torch.Tensor):
         return value
     if isinstance(value, (bool, int, float)) and not isinstance(value, bool):
-        dtype = like.dtype if isinstance(like, torch.Tensor) else torch.get_default_dtype()
+        dtype = torch.float64 if isinstance(like, torch.Tensor) else torch.get_default_dtype()
         return torch.tensor(value, dtype=dtype)
     raise TypeError(
         "kernelwright.%s(): argument '%s' must be a tensor or a Python number, got %s"

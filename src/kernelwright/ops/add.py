@@ -7,11 +7,11 @@ _op = torch.ops.kernelwright.add.default
 
 def add(a, b, alpha=1):
     """Same as ``torch.add(a, b, alpha=alpha)`` for floating-point tensors."""
-    return run(ext.add, _add_numbers, a, b, float(alpha))
+    return run(ext.add, _add, as_tensor(a, b, "a", "add"), as_tensor(b, a, "b", "add"), float(alpha))
 
 
-def _add_numbers(a, b, alpha):
-    return _op(as_tensor(a, b, "a", "add"), as_tensor(b, a, "b", "add"), alpha=alpha)
+def _add(a, b, alpha):
+    return _op(a, b, alpha=alpha)
 
 
 @torch.library.register_fake("kernelwright::add")

@@ -7,11 +7,7 @@ _op = torch.ops.kernelwright.mul.default
 
 def mul(a, b):
     """Same as ``torch.mul(a, b)`` for floating-point tensors; either may be a Python number."""
-    return run(ext.mul, _mul_numbers, a, b)
-
-
-def _mul_numbers(a, b):
-    return _op(as_tensor(a, b, "a", "mul"), as_tensor(b, a, "b", "mul"))
+    return run(ext.mul, _op, as_tensor(a, b, "a", "mul"), as_tensor(b, a, "b", "mul"))
 
 
 def _check(op, **named):
