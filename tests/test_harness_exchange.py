@@ -290,3 +290,23 @@ def test_handle_room_leaves_the_reference_peak_free():
         judge, room = room_bytes(total, 18 * gib, 18 * gib, 72 * gib)
         assert judge < 18 * gib and room < 18 * gib
     assert room_bytes(8 * gib, 4 * gib, 4 * gib, 16 * gib) == (0, 0)
+
+
+def test_a_handle_that_cannot_be_opened_is_the_harness_fault():
+    """Where CUDA IPC is not to be had (here: no CUDA at all, or a stale handle), opening a
+    handle names the harness and the way around it, not the code under evaluation."""
+    import torch
+
+    from kernelwright.harness import handles
+    from kernelwright.harness.worker import _failure
+
+    if torch.cuda.is_available():
+        pytest.skip("needs a machine where CUDA IPC cannot work")
+    fake = (0, b"\0" * 64, 4096, 0, b"ref", 0, b"\0" * 64, True)
+    with pytest.raises(handles.HandleError, match="--no-device-exchange") as info:
+        handles.unpack(([("kernelwright.handles.leaf", 0, "float32", [4], [1], 0, False)], [fake]), torch)
+    try:
+        raise info.value
+    except handles.HandleError as exc:
+        report = _failure(exc)
+    assert report["status"] == "error" and report["cause"] == "harness: exchange by handle"

@@ -22,6 +22,11 @@ _LEAF = "kernelwright.handles.leaf"
 _CHUNK = 1 << 24
 
 
+class HandleError(RuntimeError):
+    """A handle from the other worker could not be opened: the harness's fault, not the code's
+    under evaluation."""
+
+
 def room_bytes(total, in_bytes, out_bytes, fp64_bytes):
     """(the judge's budget, both workers' room) in bytes, for tensors held for the other worker.
 
@@ -83,11 +88,17 @@ def pack(obj, torch):
 def unpack(packed, torch):
     """The object :func:`pack` described, every tensor in memory of this process's own."""
     skeleton, handles = packed
-    torch.cuda.init()
     own = []
     for h in handles:
         device, size = h[0], h[2]
-        mapped = torch.UntypedStorage._new_shared_cuda(*h)
+        try:
+            torch.cuda.init()
+            mapped = torch.UntypedStorage._new_shared_cuda(*h)
+        except (RuntimeError, AssertionError) as exc:  # AssertionError: torch without CUDA
+            raise HandleError(
+                "cannot open a CUDA IPC handle from the other worker (%s: %s); evaluate with "
+                "--no-device-exchange (device_exchange=False) to pass tensors through files"
+                % (type(exc).__name__, str(exc).split("\n")[0][:200])) from exc
         copy = torch.empty(size, dtype=torch.uint8, device=torch.device("cuda", device)).untyped_storage()
         copy.copy_(mapped)
         # The handle closes with the last reference to the mapping: only after the copy ran.

@@ -77,6 +77,8 @@ def _failure(exc):
     cause = None
     if type(exc).__name__ == "ExchangeSpaceError":
         cause = "harness: exchange space"
+    elif type(exc).__name__ == "HandleError":
+        cause = "harness: exchange by handle"
     elif isinstance(exc, MemoryError) or "out of memory" in low or "can't allocate memory" in low \
             or "outofmemoryerror" in low or "cannot allocate memory" in low:
         status, cause = "crash", "out of memory"
