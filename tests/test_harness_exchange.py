@@ -304,9 +304,36 @@ def test_a_handle_that_cannot_be_opened_is_the_harness_fault():
         pytest.skip("needs a machine where CUDA IPC cannot work")
     fake = (0, b"\0" * 64, 4096, 0, b"ref", 0, b"\0" * 64, True)
     with pytest.raises(handles.HandleError, match="--no-device-exchange") as info:
-        handles.unpack(([("kernelwright.handles.leaf", 0, "float32", [4], [1], 0, False)], [fake]), torch)
+        handles.unpack(([None], {"out[0]": (0, "float32", [4], [1], 0, False)}, [fake]), torch)
     try:
         raise info.value
     except handles.HandleError as exc:
         report = _failure(exc)
     assert report["status"] == "error" and report["cause"] == "harness: exchange by handle"
+
+
+def test_split_and_join_keep_layout_sharing_and_gradients():
+    """What pack and unpack do around the IPC calls, on host tensors: the tensors come back as
+    views of the storages given, with their strides, offsets, shared storage, dtypes and
+    requires_grad; everything else in place."""
+    import torch
+
+    from kernelwright.harness import handles
+
+    base = torch.randn(6, 10)
+    obj = {"b": [base.t()[2:], base, torch.arange(5, dtype=torch.int16)], "a": (torch.randn(3).requires_grad_(), 7),
+           "e": torch.empty(0)}
+    skeleton, leaves, storages = handles._split(obj, torch, "cpu")
+    assert len(storages) == 3 and set(leaves) == {"out['a'][0]", "out['b'][0]", "out['b'][1]", "out['b'][2]"}
+    copies = [torch.empty(st.nbytes(), dtype=torch.uint8).untyped_storage() for st in storages]
+    for c, st in zip(copies, storages):
+        c.copy_(st)
+    back = handles._join(skeleton, leaves, copies, torch)
+    view, whole, ints = back["b"]
+    assert torch.equal(view, base.t()[2:]) and view.stride() == base.t()[2:].stride()
+    assert view.storage_offset() == base.t()[2:].storage_offset()
+    assert view.untyped_storage().data_ptr() == whole.untyped_storage().data_ptr() != base.untyped_storage().data_ptr()
+    assert ints.dtype == torch.int16 and torch.equal(ints, obj["b"][2])
+    assert back["a"][0].requires_grad and torch.equal(back["a"][0].detach(), obj["a"][0].detach()) and back["a"][1] == 7
+    assert back["e"].numel() == 0 and isinstance(back["a"], tuple)
+    assert handles._split(obj, torch, "cuda")[2] == []

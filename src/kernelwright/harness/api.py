@@ -110,13 +110,13 @@ def _merge(a, b):
     return {k: max(a[k], b[k]) for k in a}
 
 
-def _verdict(result, prepared, cand, judged, rechecked, opts):
+def _verdict(result, prepared, cand, judged, rechecked, tampered, opts):
     from kernelwright.harness import roofline
     from kernelwright.harness.anticheat import FATAL_FLAGS
 
     flags = dict(cand.get("flags") or {})
-    if judged.get("tampered"):
-        flags["tampered_harness"] = "; ".join(judged["tampered"])
+    if tampered:  # the judge's own sets changed while shared (see handles.py)
+        flags["tampered_harness"] = tampered
     sets = judged["results"]
     failing = [n for n, r in sets.items() if not r.get("ok")]
     base_failing = [n for n in failing if n.startswith("trial")]
@@ -298,10 +298,8 @@ def evaluate(problem, candidate, options=None, **overrides):
         cres = cand.wait_for("result", others=[judge])
         judge.send("recheck " + json.dumps(cres["rechecks"]))
         rechecked = judge.wait_for("rechecked")
-        judged["tampered"] = judged.get("tampered") or rechecked.get("tampered")
-        rechecked = rechecked["results"]
         judge.send("exit")
-        _verdict(result, prepared, cres, judged, rechecked, opts)
+        _verdict(result, prepared, cres, judged, rechecked["results"], rechecked.get("tampered"), opts)
     except WorkerFailure as f:
         who = "reference (problem file)" if f.worker == "judge" else "candidate"
         if str(f.details.get("cause") or "").startswith("harness"):

@@ -15,9 +15,6 @@ go unseen.
 
 import random
 
-# Marks a tensor leaf of a packed object: (_LEAF, storage index, dtype, size, stride, offset,
-# requires_grad).
-_LEAF = "kernelwright.handles.leaf"
 # Elements per step of the fingerprint: int64 temporaries of 128 MiB at most.
 _CHUNK = 1 << 24
 
@@ -25,6 +22,10 @@ _CHUNK = 1 << 24
 class HandleError(RuntimeError):
     """A handle from the other worker could not be opened: the harness's fault, not the code's
     under evaluation."""
+
+
+def _cap(total):
+    return total // 4
 
 
 def room_bytes(total, in_bytes, out_bytes, fp64_bytes):
@@ -35,59 +36,74 @@ def room_bytes(total, in_bytes, out_bytes, fp64_bytes):
     copies where float64 runs on the device, a set's copy and the candidate's output it reads)
     or the candidate running (inputs, their copies, outputs and what the model makes: about
     three of each).  Each worker holds at most a quarter of the device, the judge at most half
-    the room; the candidate gets what the judge left.
+    the room; the candidate gets what the judge left (:func:`candidate_budget`).
     """
     usable = total - max(1 << 30, total // 32) - (2 << 30)  # headroom, and the two CUDA contexts
     work = max(2 * out_bytes + fp64_bytes + in_bytes, 3 * (in_bytes + out_bytes))
     room = max(0, usable - work)
-    return min(total // 4, room // 2), room
+    return min(_cap(total), room // 2), room
 
 
-def _storages(obj, torch):
-    """{(device, address): storage} of the non-empty CUDA tensors in ``obj``."""
-    from kernelwright.harness.compare import flatten
-
-    out = {}
-    for _, t in flatten(obj):
-        if isinstance(t, torch.Tensor) and t.is_cuda:
-            st = t.untyped_storage()
-            if st.nbytes():
-                out[(st.device.index, st.data_ptr())] = st
-    return out
+def candidate_budget(total, room, judge_held):
+    """What the candidate worker may hold of the ``room``, given what the judge holds."""
+    return max(0, min(_cap(total), room - judge_held))
 
 
 def shared_bytes(obj, torch):
     """Bytes a handle to each CUDA storage in ``obj`` would pass."""
-    return sum(st.nbytes() for st in _storages(obj, torch).values())
+    return sum(st.nbytes() for st in _split(obj, torch, "cuda")[2])
+
+
+def _split(obj, torch, device_type=None):
+    """``obj`` without its non-empty tensors on ``device_type`` (None: any): (skeleton with None
+    in their place, {leaf path: (storage index, dtype, size, stride, offset, requires_grad)},
+    [their distinct storages])."""
+    from kernelwright.harness.compare import map_leaves
+
+    index, storages, leaves = {}, [], {}
+
+    def take(path, t):
+        if not (isinstance(t, torch.Tensor) and device_type in (None, t.device.type)
+                and t.untyped_storage().nbytes()):
+            return t
+        st = t.untyped_storage()
+        key = (st.device.type, st.device.index, st.data_ptr())
+        if key not in index:
+            index[key] = len(storages)
+            storages.append(st)
+        leaves[path] = (index[key], str(t.dtype).replace("torch.", ""), list(t.shape), list(t.stride()),
+                        t.storage_offset(), bool(t.requires_grad))
+        return None
+
+    return map_leaves(obj, take), leaves, storages
+
+
+def _join(skeleton, leaves, storages, torch):
+    """The object :func:`_split` took apart, its tensors views of ``storages``."""
+    from kernelwright.harness.compare import map_leaves
+
+    def put(path, t):
+        if path not in leaves:
+            return t
+        i, dtype, size, stride, offset, requires_grad = leaves[path]
+        st = storages[i]
+        out = torch.empty(0, dtype=getattr(torch, dtype), device=st.device).set_(st, offset, size, stride)
+        return out.requires_grad_(requires_grad)
+
+    return map_leaves(skeleton, put)
 
 
 def pack(obj, torch):
-    """``obj`` for torch.save with its CUDA tensors replaced by IPC handles to their storages.
-
-    Returns (skeleton, handles).  Raises RuntimeError when a storage cannot be shared (memory
-    not from PyTorch's caching allocator, or IPC unavailable): pass ``obj`` as a file then.
-    """
-    from kernelwright.harness.compare import map_leaves
-
-    index, handles = {}, []
-
-    def leaf(path, t):
-        if not (isinstance(t, torch.Tensor) and t.is_cuda and t.untyped_storage().nbytes()):
-            return t
-        st = t.untyped_storage()
-        key = (st.device.index, st.data_ptr())
-        if key not in index:
-            index[key] = len(handles)
-            handles.append(st._share_cuda_())
-        return (_LEAF, index[key], str(t.dtype).replace("torch.", ""), list(t.shape), list(t.stride()),
-                t.storage_offset(), bool(t.requires_grad))
-
-    return map_leaves(obj, leaf), handles
+    """``obj`` for torch.save with its CUDA tensors replaced by IPC handles to their storages:
+    (skeleton, leaves, handles).  Raises RuntimeError when a storage cannot be shared (IPC
+    unavailable, memory PyTorch cannot share): pass ``obj`` as a file then."""
+    skeleton, leaves, storages = _split(obj, torch, "cuda")
+    return skeleton, leaves, [st._share_cuda_() for st in storages]
 
 
 def unpack(packed, torch):
     """The object :func:`pack` described, every tensor in memory of this process's own."""
-    skeleton, handles = packed
+    skeleton, leaves, handles = packed
     own = []
     for h in handles:
         device, size = h[0], h[2]
@@ -105,20 +121,7 @@ def unpack(packed, torch):
         torch.cuda.synchronize(device)
         del mapped
         own.append(copy)
-
-    def rebuild(obj):
-        if isinstance(obj, tuple) and len(obj) == 7 and obj[0] == _LEAF:
-            _, i, dtype, size, stride, offset, requires_grad = obj
-            st = own[i]
-            out = torch.empty(0, dtype=getattr(torch, dtype), device=st.device).set_(st, offset, size, stride)
-            return out.requires_grad_(requires_grad)
-        if isinstance(obj, (list, tuple)):
-            return type(obj)(rebuild(o) for o in obj)
-        if isinstance(obj, dict):
-            return {k: rebuild(v) for k, v in obj.items()}
-        return obj
-
-    return rebuild(skeleton)
+    return _join(skeleton, leaves, own, torch)
 
 
 class Holder:
@@ -165,18 +168,8 @@ def fingerprint(obj, key, torch):
     never zero for one word), and without the weights no set of changes can be chosen to
     cancel.  Costs a few passes over the data on its device.
     """
-    from kernelwright.harness.compare import flatten
-
-    seen, total = set(), 0
-    gens = {}
-    for _, t in flatten(obj):
-        if not isinstance(t, torch.Tensor):
-            continue
-        st = t.untyped_storage()
-        ident = (st.device.type, st.device.index, st.data_ptr())
-        if not st.nbytes() or ident in seen:
-            continue
-        seen.add(ident)
+    total, gens = 0, {}
+    for st in _split(obj, torch)[2]:
         if st.device not in gens:
             gens[st.device] = torch.Generator(device=st.device).manual_seed(key)
         gen = gens[st.device]

@@ -242,7 +242,7 @@ class _Judge:
         self.holder = _holder(job, torch, self.device)
         self.handle_room = None
         self.fingerprint_key = None
-        self.fingerprints, self.tampered = {}, []
+        self.fingerprints, self.tampered = {}, None
         self.work = None
 
     def _fp64_choose(self, x, out_bytes):
@@ -455,8 +455,10 @@ class _Judge:
         """Bytes of outputs the candidate worker may pass by handle: the room the judge left."""
         if self.holder is None or self.handle_room is None:
             return 0
+        from kernelwright.harness.handles import candidate_budget
+
         total = self.torch.cuda.get_device_properties(self.device).total_memory
-        return max(0, min(total // 4, self.handle_room - self.holder.bytes))
+        return candidate_budget(total, self.handle_room, self.holder.bytes)
 
     def _load_set(self, name, writable=False):
         """Set ``name`` on the device; a copy of its own when ``writable``."""
@@ -467,8 +469,7 @@ class _Judge:
         from kernelwright.harness.handles import fingerprint
 
         if fingerprint(x, self.fingerprint_key, self.torch) != self.fingerprints[name] and not self.tampered:
-            self.tampered.append("the judge's copy of input set %s changed while the candidate worker "
-                                 "could reach it" % name)
+            self.tampered = "the judge's copy of input set %s changed while the candidate worker could reach it" % name
         return self.inputs.clone_tree(x) if writable else x
 
     def _expected(self, name):
@@ -507,7 +508,7 @@ class _Judge:
         # Kept references served this comparison only; the re-checks compute their own.
         self.expected.clear()
         _release(torch, self.device)
-        self.chan.send(event="judged", results=results, tampered=self.tampered)
+        self.chan.send(event="judged", results=results)
 
     def recheck(self, arg):
         """Compare re-checked timed outputs with the references on the same inputs.

@@ -43,7 +43,8 @@ def run(fast, op, *args):
     ``fast`` serves plain tensors from C++, with a C++ autograd node when a gradient is needed
     (csrc/python_module.cpp); it answers NotImplemented otherwise (tensor subclasses, torch
     function modes), and is never used while torch.compile traces, which sees only ``op`` and
-    the autograd registered here.  Python numbers are made tensors (:func:`as_tensor`) first.
+    the autograd registered here.  Callers make Python numbers tensors first (:func:`as_tensor`),
+    so that numbers take the fast path too.
     """
     if not _is_compiling():
         out = fast(*args)
