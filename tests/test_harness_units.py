@@ -5,6 +5,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 import torch
@@ -164,8 +165,6 @@ def test_time_fn_cpu_statistics_and_rotation():
 
 
 def test_time_fn_stops_on_budget():
-    import time
-
     r = timing.time_fn(lambda: time.sleep(0.01), None, "cpu", warmup=1, warmup_ms=0, min_reps=3,
                        max_reps=10000, budget_s=0.2, target_rse=0.0, flush_cache=False)
     assert r.stopped_by == "budget" and r.n < 40
@@ -202,6 +201,28 @@ def test_time_fn_cuda_events_and_wall():
     x = torch.randn(1 << 22, device="cuda")
     r = timing.time_fn(lambda: x.mul_(1.0), None, "cuda", min_reps=10, budget_s=1.0)
     assert r.clock == "cuda_event" and r.wall_median_ms >= r.median_ms * 0.9
+
+
+@pytest.mark.cuda
+def test_time_fn_host_ahead_hides_host_work_behind_queued_gpu_work():
+    # make_args queues ~5 ms of GPU work; the call spends 2 ms on the host, then launches a tiny
+    # kernel. From an idle GPU the host's 2 ms are timed; with the host ahead they hide.
+    x = torch.randn(1 << 10, device="cuda")
+    cycles = int(torch.cuda.get_device_properties(0).clock_rate * 5)  # clock_rate is in kHz
+
+    def busy_gpu(i):
+        torch.cuda._sleep(cycles)
+        return ()
+
+    def call():
+        time.sleep(0.002)
+        return x.mul_(1.0)
+
+    kw = dict(min_reps=5, max_reps=5, warmup=1, warmup_ms=0, budget_s=5.0)
+    idle = timing.time_fn(call, busy_gpu, "cuda", **kw)
+    ahead = timing.time_fn(call, busy_gpu, "cuda", host_ahead=True, **kw)
+    assert idle.median_ms > 1.9 and idle.wall_median_ms is not None
+    assert ahead.median_ms < 0.5 and ahead.wall_median_ms is None and ahead.clock == "cuda_event_host_ahead"
 
 
 # --------------------------------------------------------------- anticheat
