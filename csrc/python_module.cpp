@@ -95,10 +95,13 @@ auto below_autograd(Args&&... args) {
   return op<Name, Sig>().call(std::forward<Args>(args)...);
 }
 
-// Backward ops are called through the dispatcher as the Python formula calls them, so that
-// differentiating a backward (create_graph) fails or succeeds the same way on both paths.
+// Ops called from a backward. Under create_graph (grad mode on) they go through the Autograd
+// key as the Python formula calls them, so that differentiating a backward fails or succeeds
+// the same way on both paths; otherwise that key has nothing to record, and skipping it saves
+// host time on every backward call.
 template <const char* Name, typename Sig, typename... Args>
 auto dispatch(Args&&... args) {
+  if (!c10::GradMode::is_enabled()) return below_autograd<Name, Sig>(std::forward<Args>(args)...);
   return op<Name, Sig>().call(std::forward<Args>(args)...);
 }
 
@@ -173,14 +176,10 @@ struct AddFn : Function<AddFn> {
     if (ctx->needs_input_grad(0)) grad_a = reduce_to(grad[0], d["a_sizes"], d["a_dtype"]);
     if (ctx->needs_input_grad(1)) {
       const double alpha = d["alpha"].toDouble();
-      // A 0-dim CPU scalar reaches the kernel by value: no fill kernel, no device read. Unless
-      // this backward is itself differentiated, mul's (Python) autograd layer is skipped.
+      // A 0-dim CPU scalar reaches the kernel by value: no fill kernel, no device read.
       Tensor scaled = grad[0];
-      if (alpha != 1.0) {
-        const Tensor s = at::scalar_tensor(alpha, grad[0].scalar_type());
-        scaled = c10::GradMode::is_enabled() ? dispatch<kMul, Binary>(grad[0], s)
-                                             : below_autograd<kMul, Binary>(grad[0], s);
-      }
+      if (alpha != 1.0)
+        scaled = dispatch<kMul, Binary>(grad[0], at::scalar_tensor(alpha, grad[0].scalar_type()));
       grad_b = reduce_to(scaled, d["b_sizes"], d["b_dtype"]);
     }
     return {grad_a, grad_b, Tensor()};
