@@ -35,23 +35,26 @@ def copy_bandwidth(nbytes, budget_s=1.0):
     return 2 * nbytes / (t.median_ms * 1e-3), t
 
 
-def per_call_host_inclusive(fn, calls=400, repeats=7):
-    """Milliseconds per call of back-to-back calls with no synchronisation between them: when
-    host work per call exceeds the kernel's time, this is the host time, as a model sees it."""
-    for _ in range(20):
-        fn()
-    torch.cuda.synchronize()
-    results = []
-    for _ in range(repeats):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(calls):
+def per_call_host_inclusive(fns, calls=400, repeats=9):
+    """{name: milliseconds per call} of back-to-back calls of each of ``fns`` ({name: fn}) with
+    no synchronisation between them: when host work per call exceeds the kernel's time, this
+    is the host time, as a model sees it.  The functions take turns, one batch of ``calls``
+    each per repeat, so that the host's speed, which drifts, weighs on all of them alike."""
+    for fn in fns.values():
+        for _ in range(20):
             fn()
-        end.record()
-        end.synchronize()
-        results.append(start.elapsed_time(end) / calls)
-    results.sort()
-    return results[len(results) // 2]
+    torch.cuda.synchronize()
+    results = {name: [] for name in fns}
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(calls):
+                fn()
+            end.record()
+            end.synchronize()
+            results[name].append(start.elapsed_time(end) / calls)
+    return {name: sorted(r)[len(r) // 2] for name, r in results.items()}
 
 
 def result_paths(out_dir, stem, env):
