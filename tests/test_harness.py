@@ -244,8 +244,11 @@ def test_cli_json_and_exit_status(tmp_path):
 
 @pytest.mark.cuda
 def test_gpu_speedups_are_reproducible():
-    a = evaluate(problem("elu_large"), candidate("elu_large_triton"), device="cuda", compile=False)
-    b = evaluate(problem("elu_large"), candidate("elu_large_triton"), device="cuda", compile=False)
+    """Two evaluations of a candidate whose time is the GPU's agree within 5%. (At 4096x4096 the
+    same Triton kernel's time is mostly its launch, and follows the host's speed, which on the
+    GPU box changes by up to 1.9x between processes: see docs/harness.md, Timing.)"""
+    a = evaluate(problem("elu_1gib"), candidate("elu_large_triton"), device="cuda", compile=False)
+    b = evaluate(problem("elu_1gib"), candidate("elu_large_triton"), device="cuda", compile=False)
     assert a["verdict"] == b["verdict"] == "pass", (a["reason"], b["reason"])
     assert "no_custom_kernels" not in a["flags"]
     assert abs(a["speedup_vs_eager"] / b["speedup_vs_eager"] - 1) < 0.05
