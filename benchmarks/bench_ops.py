@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 
 import kernelwright.ops as K
-from common import copy_bandwidth, environment, per_call_host_inclusive, result_paths, write_json
+from common import copy_bandwidth, environment, median, per_call_host_inclusive, result_paths, write_json
 from kernelwright.timing import time_fn
 
 CONFIGS = {
@@ -112,11 +112,15 @@ def _bench_small(name, impls, shape, dtype):
             calls = {label: (lambda fn=fn: fn(*xs)) for label, fn in impls.items()}
         else:
             calls = {label: (lambda fn=fn: torch.autograd.grad(fn(*leaves), leaves, g)) for label, fn in impls.items()}
-        for label, ms in per_call_host_inclusive(calls).items():
-            row[label] = {"median_ms": ms}
+        per_repeat = per_call_host_inclusive(calls)
+        for label, ms in per_repeat.items():
+            row[label] = {"median_ms": median(ms), "per_repeat_ms": ms}
         for ref in ("eager", "compile"):
             row["speedup_vs_" + ref] = row[ref]["median_ms"] / row["kernelwright"]["median_ms"]
-        row["us_over_eager"] = (row["kernelwright"]["median_ms"] - row["eager"]["median_ms"]) * 1e3
+        # Differences within a repeat, where both sides saw the same host, then their median.
+        diffs = [(k - e) * 1e3 for k, e in zip(per_repeat["kernelwright"], per_repeat["eager"])]
+        row["us_over_eager"] = median(diffs)
+        row["us_over_eager_quartiles"] = [sorted(diffs)[len(diffs) // 4], sorted(diffs)[(3 * len(diffs)) // 4]]
         print(_line(row), flush=True)
         rows.append(row)
     return rows
@@ -128,7 +132,8 @@ def _line(row):
     if "fraction_of_copy" in row:
         extra = "  %5.0f GB/s  %.3f of copy" % (row["kernelwright"]["gbps"], row["fraction_of_copy"])
     if "us_over_eager" in row:
-        extra = "  %+.2f us vs eager" % row["us_over_eager"]
+        extra = "  %+.2f us vs eager (quartiles %+.2f, %+.2f)" % (
+            (row["us_over_eager"],) + tuple(row["us_over_eager_quartiles"]))
     return "%-10s %-9s %-16s %-17s kw %8.4f  eager %8.4f  compile %8.4f ms  x%.3f eager  x%.3f compile%s" % (
         row["op"], row["dtype"], "x".join(map(str, row["shape"])), row["direction"], k, e, c,
         row["speedup_vs_eager"], row["speedup_vs_compile"], extra)
@@ -163,6 +168,12 @@ def _markdown(payload):
             r["op"], r["dtype"], "x".join(map(str, r["shape"])), r["direction"], k["median_ms"],
             r["eager"]["median_ms"], r["compile"]["median_ms"], r["speedup_vs_eager"],
             r["speedup_vs_compile"], gbps, frac, mem))
+    small = [r for r in payload["rows"] if "us_over_eager" in r]
+    if small:
+        lines += ["", "Small tensors, kernelwright's per-call time minus eager's, median over repeats of the "
+                  "difference within a repeat (quartiles): " + ", ".join(
+                      "%s %s %+.2f µs (%+.2f, %+.2f)" % ((r["op"], r["direction"], r["us_over_eager"]) +
+                                                        tuple(r["us_over_eager_quartiles"])) for r in small)]
     lse = [r for r in payload["rows"] if "time_over_read_once" in r]
     if lse:
         lines += ["", "logsumexp time over the time to read its input once at the measured copy bandwidth: " +

@@ -35,11 +35,12 @@ def copy_bandwidth(nbytes, budget_s=1.0):
     return 2 * nbytes / (t.median_ms * 1e-3), t
 
 
-def per_call_host_inclusive(fns, calls=400, repeats=9):
-    """{name: milliseconds per call} of back-to-back calls of each of ``fns`` ({name: fn}) with
-    no synchronisation between them: when host work per call exceeds the kernel's time, this
-    is the host time, as a model sees it.  The functions take turns, one batch of ``calls``
-    each per repeat, so that the host's speed, which drifts, weighs on all of them alike."""
+def per_call_host_inclusive(fns, calls=400, repeats=15):
+    """{name: [milliseconds per call, one per repeat]} of back-to-back calls of each of ``fns``
+    ({name: fn}) with no synchronisation between them: when host work per call exceeds the
+    kernel's time, this is the host time, as a model sees it.  The functions take turns, one
+    batch of ``calls`` each per repeat, so that the host's speed, which drifts, weighs on all
+    of them alike and the batches of one repeat can be compared with each other."""
     for fn in fns.values():
         for _ in range(20):
             fn()
@@ -54,7 +55,12 @@ def per_call_host_inclusive(fns, calls=400, repeats=9):
             end.record()
             end.synchronize()
             results[name].append(start.elapsed_time(end) / calls)
-    return {name: sorted(r)[len(r) // 2] for name, r in results.items()}
+    return results
+
+
+def median(values):
+    s = sorted(values)
+    return s[len(s) // 2] if len(s) % 2 else 0.5 * (s[len(s) // 2 - 1] + s[len(s) // 2])
 
 
 def result_paths(out_dir, stem, env):
