@@ -15,8 +15,8 @@ import torch
 import torch.nn.functional as F
 
 import kernelwright.ops as K
-from common import copy_bandwidth, environment, median, per_call_host_inclusive, result_paths, write_json
-from kernelwright.timing import time_fn
+from common import copy_bandwidth, environment, per_call_host_inclusive, result_paths, write_json
+from kernelwright.timing import summarize, time_fn
 
 CONFIGS = {
     "large": ((4096, 393216), torch.float32),
@@ -114,12 +114,12 @@ def _bench_small(name, impls, shape, dtype):
             calls = {label: (lambda fn=fn: torch.autograd.grad(fn(*leaves), leaves, g)) for label, fn in impls.items()}
         per_repeat = per_call_host_inclusive(calls)
         for label, ms in per_repeat.items():
-            row[label] = {"median_ms": median(ms), "per_repeat_ms": ms}
+            row[label] = {"median_ms": summarize(ms)[0], "per_repeat_ms": ms}
         for ref in ("eager", "compile"):
             row["speedup_vs_" + ref] = row[ref]["median_ms"] / row["kernelwright"]["median_ms"]
         # Differences within a repeat, where both sides saw the same host, then their median.
         diffs = [(k - e) * 1e3 for k, e in zip(per_repeat["kernelwright"], per_repeat["eager"])]
-        row["us_over_eager"] = median(diffs)
+        row["us_over_eager"] = summarize(diffs)[0]
         row["us_over_eager_quartiles"] = [sorted(diffs)[len(diffs) // 4], sorted(diffs)[(3 * len(diffs)) // 4]]
         print(_line(row), flush=True)
         rows.append(row)

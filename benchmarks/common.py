@@ -58,11 +58,6 @@ def per_call_host_inclusive(fns, calls=400, repeats=15):
     return results
 
 
-def median(values):
-    s = sorted(values)
-    return s[len(s) // 2] if len(s) % 2 else 0.5 * (s[len(s) // 2 - 1] + s[len(s) // 2])
-
-
 def result_paths(out_dir, stem, env):
     slug = re.sub(r"[^a-z0-9]+", "-", env["device"].lower()).strip("-")
     day = env["date"].split()[0]
