@@ -17,7 +17,8 @@ the relative Frobenius norm of (result - float64 result). Methods:
 shapes, where the conversion's memory traffic weighs against its faster GEMM: at 'highest' the
 three-product split against cuBLAS fp32, at 'high' (--precision high) the single fp16 product
 against cuBLAS TF32 and kernelwright's TF32 kernel. The measured basis of the rule that picks
-among them (csrc/ops/linear.cpp, conversion_pays_off).
+among them (csrc/ops/linear.cpp, conversion_pays_off). --b-major n stores the right operand as
+torch.matmul's is ([k, n], n contiguous) rather than as a Linear weight ([n, k]).
 
 Times are medians of CUDA-event timings with the L2 flushed; ratios are against cublas_fp32
 measured in the same run.
@@ -25,6 +26,7 @@ measured in the same run.
     python benchmarks/bench_gemm_precision.py --sizes 4096,8192 --out benchmarks/results
     python benchmarks/bench_gemm_precision.py --crossover 256x131072x256,1024x8192x1024
     python benchmarks/bench_gemm_precision.py --crossover 1024x8192x1024 --precision high
+    python benchmarks/bench_gemm_precision.py --crossover 256x131072x256 --precision high --b-major n
 """
 
 import argparse
@@ -34,7 +36,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import environment, result_paths, write_json  # noqa: E402
+from common import copy_bandwidth, environment, result_paths, write_json  # noqa: E402
 
 from kernelwright.timing import time_fn  # noqa: E402
 
@@ -123,43 +125,61 @@ def rel_error(out, ref):
 # first is the baseline, the last kernelwright's fp16 conversion.
 CONTENDERS = {
     "highest": [("cuBLAS fp32", None), ("fp16 split", "fp16")],
-    "high": [("cuBLAS TF32", None), ("TF32 kernel", "tf32"), ("fp16 scaled", "fp16")],
+    "high": [("cuBLAS TF32", None), ("TF32 kernel", "tf32"), ("TF32 split-k", "tf32_split_k"),
+             ("fp16 scaled", "fp16")],
 }
 
 
-def crossover(shapes, precision, budget, env, out_dir):
-    """The contenders at `precision`, shape by shape."""
+def crossover(shapes, precision, budget, env, out_dir, b_major="k"):
+    """The contenders at `precision`, shape by shape; b [n, k] is a transposed view of a
+    [k, n] matrix when b_major is 'n'."""
     import kernelwright.ops as K
 
     labels = [label for label, _ in CONTENDERS[precision]]
+    copy_gbs = copy_bandwidth(1 << 30)[0] / 1e9
     rows = []
     for shape in shapes:
         m, k, n = shape
         gen = torch.Generator(device="cuda").manual_seed(m + n + k)
         a = torch.randn(m, k, device="cuda", generator=gen)
-        b = torch.randn(n, k, device="cuda", generator=gen)
-        row = {"m": m, "k": k, "n": n, "reuse": m * n / (m + n), "ms": {}}
+        if b_major == "n":
+            b = torch.randn(k, n, device="cuda", generator=gen).t()
+        else:
+            b = torch.randn(n, k, device="cuda", generator=gen)
+        row = {"m": m, "k": k, "n": n, "reuse": m * n / (m + n), "ms": {},
+               # Reading both operands and writing the output once at the measured copy rate.
+               "memory_floor_ms": 4 * (m * k + k * n + m * n) / (copy_gbs * 1e9) * 1e3}
         for label, split in CONTENDERS[precision]:
             fn = (lambda: a @ b.t()) if split is None else with_env(
                 "KERNELWRIGHT_GEMM_SPLIT", split, lambda: K.linear(a, b))
             row["ms"][label] = time_fn(with_precision(precision, fn), device="cuda", budget_s=budget).median_ms
-        row["fp16_speedup"] = row["ms"][labels[0]] / row["ms"][labels[-1]]
+        row["speedup"] = {l: row["ms"][labels[0]] / row["ms"][l] for l in labels[1:]}
         rows.append(row)
-        print("%6d x %6d x %6d  m*n/(m+n) %7.1f  %s  fp16 %5.2fx" % (
-            m, k, n, row["reuse"], "  ".join("%s %8.3f ms" % (l, row["ms"][l]) for l in labels),
-            row["fp16_speedup"]), flush=True)
+        print("%6d x %6d x %6d  m*n/(m+n) %7.1f  floor %.3f ms  %s  %s" % (
+            m, k, n, row["reuse"], row["memory_floor_ms"],
+            "  ".join("%s %8.3f ms" % (l, row["ms"][l]) for l in labels),
+            "  ".join("%s %5.2fx" % (l, v) for l, v in row["speedup"].items())), flush=True)
     name = "gemm_split_crossover" if precision == "highest" else "gemm_%s_crossover" % precision
+    if b_major == "n":
+        name += "_n_major_b"
     json_path, md_path, _ = result_paths(out_dir, name, env)
-    write_json(json_path, {"environment": env, "precision": precision, "rows": rows})
+    write_json(json_path, {"environment": env, "precision": precision, "b_major": b_major,
+                           "copy_gbs": copy_gbs, "rows": rows})
     with open(md_path, "w") as f:
-        f.write("# '%s' float32 GEMM: kernelwright's fp16 conversion against %s\n\n%s, torch %s, CUDA %s, %s\n\n" % (
-            precision, " and ".join(labels[:-1]), env["device"], env["torch"], env["cuda"], env["date"]))
-        f.write("| M | K | N | M*N/(M+N) | %s | fp16 speedup vs %s |\n|%s\n" % (
-            " | ".join(l + " ms" for l in labels), labels[0], "---|" * (5 + len(labels))))
+        f.write("# '%s' float32 GEMM: kernelwright's kernels against %s\n\n%s, torch %s, CUDA %s, %s\n\n" % (
+            precision, labels[0], env["device"], env["torch"], env["cuda"], env["date"]))
+        f.write("Right operand stored %s. Memory floor: operands read and output written once at the "
+                "copy bandwidth measured in this run (%.0f GB/s).\n\n" % (
+                    "[k, n], n contiguous (torch.matmul's)" if b_major == "n"
+                    else "[n, k], k contiguous (a Linear weight)", copy_gbs))
+        f.write("| M | K | N | M*N/(M+N) | memory floor ms | %s | %s |\n|%s\n" % (
+            " | ".join(l + " ms" for l in labels), " | ".join("%s vs %s" % (l, labels[0]) for l in labels[1:]),
+            "---|" * (5 + 2 * len(labels) - 1)))
         for r in rows:
-            f.write("| %d | %d | %d | %.1f | %s | %.2f |\n" % (
-                r["m"], r["k"], r["n"], r["reuse"], " | ".join("%.3f" % r["ms"][l] for l in labels),
-                r["fp16_speedup"]))
+            f.write("| %d | %d | %d | %.1f | %.3f | %s | %s |\n" % (
+                r["m"], r["k"], r["n"], r["reuse"], r["memory_floor_ms"],
+                " | ".join("%.3f" % r["ms"][l] for l in labels),
+                " | ".join("%.2fx" % r["speedup"][l] for l in labels[1:])))
     print("wrote", json_path, md_path)
 
 
@@ -170,13 +190,15 @@ def main():
                     help="comma-separated MxKxN shapes: time the fp16 conversion against its alternatives instead")
     ap.add_argument("--precision", default="highest", choices=sorted(CONTENDERS),
                     help="float32 matmul precision of --crossover")
+    ap.add_argument("--b-major", default="k", choices=["k", "n"],
+                    help="--crossover: the right operand's contiguous axis")
     ap.add_argument("--out", default="benchmarks/results")
     ap.add_argument("--budget", type=float, default=1.5, help="seconds per timing")
     args = ap.parse_args()
     env = environment()
     if args.crossover:
         shapes = [tuple(int(v) for v in s.split("x")) for s in args.crossover.split(",")]
-        return crossover(shapes, args.precision, args.budget, env, args.out)
+        return crossover(shapes, args.precision, args.budget, env, args.out, args.b_major)
     rows = []
     for n in [int(s) for s in args.sizes.split(",")]:
         gen = torch.Generator(device="cuda").manual_seed(n)

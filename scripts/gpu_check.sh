@@ -46,15 +46,18 @@ fi
 if [[ " $stages " == *" gemm "* ]]; then
   python benchmarks/bench_gemm_precision.py --sizes ${GEMM_SIZES:-4096,8192} --out benchmarks/results 2>&1 | tee "$OUT/gemm.log"
   summary+=("gemm precision: rc=${PIPESTATUS[0]}")
-  # GEMM_CROSSOVER / GEMM_HIGH_CROSSOVER: MxKxN lists, empty to skip.
+  # GEMM_CROSSOVER / GEMM_HIGH_CROSSOVER / GEMM_HIGH_N_CROSSOVER (right operand n-major, as
+  # torch.matmul's): MxKxN lists, empty to skip.
   highest_shapes=${GEMM_CROSSOVER-64x8192x8192,128x8192x8192,256x8192x8192,512x8192x8192,256x131072x256,512x32768x512,1024x16384x1024}
   high_shapes=${GEMM_HIGH_CROSSOVER-128x8192x8192,256x8192x8192,512x8192x8192,1024x8192x8192,2048x8192x8192,1024x16384x1024,16384x4096x1024,16384x2048x4096}
-  for spec in "highest:$highest_shapes" "high:$high_shapes"; do
-    prec=${spec%%:*} shapes=${spec#*:}
+  high_n_shapes=${GEMM_HIGH_N_CROSSOVER-128x131072x128,256x131072x256,512x65536x512,256x32768x256,1024x32768x1024,256x8192x8192,1024x8192x8192,4096x4096x4096}
+  for spec in "highest:k:$highest_shapes" "high:k:$high_shapes" "high:n:$high_n_shapes"; do
+    prec=${spec%%:*} rest=${spec#*:}
+    major=${rest%%:*} shapes=${rest#*:}
     [[ -n $shapes ]] || continue
     python benchmarks/bench_gemm_precision.py --out benchmarks/results --precision "$prec" \
-      --crossover "$shapes" 2>&1 | tee -a "$OUT/gemm.log"
-    summary+=("gemm $prec crossover: rc=${PIPESTATUS[0]}")
+      --b-major "$major" --crossover "$shapes" 2>&1 | tee -a "$OUT/gemm.log"
+    summary+=("gemm $prec crossover, $major-major b: rc=${PIPESTATUS[0]}")
   done
   cp benchmarks/results/gemm_*.json benchmarks/results/gemm_*.md "$OUT/" 2>/dev/null
 fi

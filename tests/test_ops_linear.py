@@ -35,10 +35,11 @@ def precision(p, split="fp16"):
 
 
 # Precisions to test float32 at: 'highest' and 'high', with each split on CUDA (one on the CPU,
-# where the split does not apply).
+# where the split does not apply), and at 'high' also the TF32 pass that shares k among blocks.
 def float32_modes(device):
-    splits = SPLITS if device == "cuda" else SPLITS[:1]
-    return [(p, s) for p in ("highest", "high") for s in splits]
+    if device != "cuda":
+        return [(p, SPLITS[0]) for p in ("highest", "high")]
+    return [(p, s) for p in ("highest", "high") for s in SPLITS] + [("high", "tf32_split_k")]
 
 
 def torch_linear(x, w, b, act):
