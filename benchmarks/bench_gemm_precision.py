@@ -125,8 +125,7 @@ def rel_error(out, ref):
 # first is the baseline, the last kernelwright's fp16 conversion.
 CONTENDERS = {
     "highest": [("cuBLAS fp32", None), ("fp16 split", "fp16")],
-    "high": [("cuBLAS TF32", None), ("TF32 kernel", "tf32"), ("TF32 split-k", "tf32_split_k"),
-             ("fp16 scaled", "fp16")],
+    "high": [("cuBLAS TF32", None), ("TF32 kernel", "tf32"), ("fp16 scaled", "fp16")],
 }
 
 

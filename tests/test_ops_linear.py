@@ -35,11 +35,10 @@ def precision(p, split="fp16"):
 
 
 # Precisions to test float32 at: 'highest' and 'high', with each split on CUDA (one on the CPU,
-# where the split does not apply), and at 'high' also the TF32 pass that shares k among blocks.
+# where the split does not apply).
 def float32_modes(device):
-    if device != "cuda":
-        return [(p, SPLITS[0]) for p in ("highest", "high")]
-    return [(p, s) for p in ("highest", "high") for s in SPLITS] + [("high", "tf32_split_k")]
+    splits = SPLITS if device == "cuda" else SPLITS[:1]
+    return [(p, s) for p in ("highest", "high") for s in splits]
 
 
 def torch_linear(x, w, b, act):

@@ -98,36 +98,3 @@ def test_bad_input_is_a_clear_error(device):
         with pytest.raises(exc, match=word):
             call()
     check(K.matmul(a, b), a, b)  # the next call works
-
-
-
-def kernels_run(fn):
-    """Names of the CUDA kernels that fn() launched."""
-    from torch.profiler import ProfilerActivity, profile
-
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        fn()
-        torch.cuda.synchronize()
-    return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
-
-
-@pytest.mark.cuda
-@pytest.mark.parametrize("mkn", [(256, 65536, 256), (200, 20004, 136), (8, 4096, 8), (520, 1000, 1028)],
-                         ids=str)
-def test_split_k_reads_b_as_stored(mkn):
-    """The split-k TF32 pass reads b [k, n] as it is stored (n contiguous, rows padded past n
-    too) and is as accurate as cuBLAS's TF32: ragged tiles, a k that is no multiple of the
-    k-tile, long and short k."""
-    m, k, n = mkn
-    g = torch.Generator().manual_seed(m + k + n)
-    a = randn((m, k), torch.float32, "cuda", scale=1.0, generator=g, mean=0.2)
-    padded = randn((k, n + 4), torch.float32, "cuda", scale=k ** -0.5, generator=g)
-    for b in (padded[:, :n].contiguous(), padded[:, :n]):
-        ref = torch.matmul(a.double(), b.double())
-        with precision("high", "tf32_split_k"):
-            poison("cuda")
-            got = K.matmul(a, b)
-            assert any("split_k" in name for name in kernels_run(lambda: K.matmul(a, b)))
-            cublas = torch.matmul(a, b)
-        assert torch.isfinite(got).all()
-        assert rel_err(got, ref) <= 2 * rel_err(cublas, ref), (rel_err(got, ref), rel_err(cublas, ref))

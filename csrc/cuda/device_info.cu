@@ -1,10 +1,31 @@
-// Device properties the launchers size grids by and dispatch on, read once per device.
+// Device properties the launchers size grids by and dispatch on, read once per device: querying
+// on every call would cost host time on the small-tensor path.
 #include <cuda_runtime.h>
 
-#include "kw/cuda/per_device.cuh"
+#include <atomic>
 
 namespace kw {
 namespace cuda {
+
+namespace {
+
+constexpr int kMaxDevices = 64;
+
+// cache: kMaxDevices slots, 0 meaning not yet read; query(device) returns the value or <= 0.
+template <typename Query>
+int cached_per_device(std::atomic<int>* cache, int fallback, Query query) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kMaxDevices) return fallback;
+  int v = cache[device].load(std::memory_order_relaxed);
+  if (v == 0) {
+    v = query(device);
+    if (v <= 0) return fallback;
+    cache[device].store(v, std::memory_order_relaxed);
+  }
+  return v;
+}
+
+}  // namespace
 
 int sm_count() {
   static std::atomic<int> cache[kMaxDevices];

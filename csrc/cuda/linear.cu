@@ -34,7 +34,6 @@ enum class Kind { kNone, kTf32, kTf32Split3, kFp16Split3, kFp16Scaled, kBf16, kF
 Kind kind_of(const GemmArgs& g) {
   const auto dtype = static_cast<DType>(g.dtype);
   const auto method = static_cast<GemmMethod>(g.method);
-  if (g.b_n_major) return Kind::kNone;  // TMA + wgmma read 32-bit operands k-major only
   if (dtype == DType::Float32 && method == GemmMethod::kTf32) return Kind::kTf32;
   if (dtype == DType::Float32 && method == GemmMethod::kTf32Split3) return Kind::kTf32Split3;
   if (dtype == DType::Float32 && method == GemmMethod::kFp16Split3) return Kind::kFp16Split3;
@@ -50,7 +49,7 @@ bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) ==
 
 const char* gemm_unsupported(const GemmArgs& g) {
   const Kind kind = kind_of(g);
-  if (kind == Kind::kNone) return "no tensor-core kernel for this dtype, method and layout of b";
+  if (kind == Kind::kNone) return "no tensor-core kernel for this dtype and method";
   if (compute_capability() != 90) return "the GEMM kernels are built for Hopper (sm_90a) only";
   if (g.m <= 0 || g.n <= 0 || g.k <= 0) return "an empty dimension";
   if (g.m > INT_MAX || g.n > INT_MAX || g.k > INT_MAX) return "a dimension over 2^31";

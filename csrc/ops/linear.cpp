@@ -90,11 +90,6 @@ bool k_major(const at::Tensor& t) {
   return t.stride(1) == 1 && t.stride(0) >= t.size(1);
 }
 
-// b [n, k] with its n axis contiguous: torch.matmul's right operand [k, n] as it is stored.
-bool n_major(const at::Tensor& t) {
-  return t.stride(0) == 1 && t.stride(1) >= t.size(0);
-}
-
 // Tensor-core instructions between promotions of the partial sum to fp32: the default is
 // 128 of k for fp16 (two k-tiles), 32 for TF32 (one), measured at 0.2-0.4x cuBLAS fp32's error
 // (benchmarks/results/gemm_precision_*). KERNELWRIGHT_GEMM_PROMOTION_INTERVAL (a multiple of
@@ -108,12 +103,11 @@ int promotion_interval(bool fp16) {
 // operands to fp16 after scaling each row by a power of two: 'highest' multiplies three products
 // of their hi and lo halves, 'high' and 'medium' one product of the hi halves, which keeps
 // TF32's 11 bits at twice its tensor rate. 'tf32' runs 3xTF32 at 'highest' and one TF32 pass
-// otherwise; 'tf32_split_k' (not 'highest') one TF32 pass with the k axis shared among blocks.
-// 'auto' takes fp16 where the conversion pays off, the split-k pass where it does, else 'off':
-// cuBLAS at the precision asked. fp16's 5-bit exponent is shared per row (see docs/linear.md): 'tf32' keeps a
+// otherwise. 'auto' takes fp16 where the conversion pays off, else 'off': cuBLAS at the
+// precision asked. fp16's 5-bit exponent is shared per row (see docs/linear.md): 'tf32' keeps a
 // per-element exponent for rows whose entries span more than 2^17 ('highest') or 2^28 (one
 // product).
-enum class Split { kAuto, kFp16, kTf32, kTf32SplitK, kOff };
+enum class Split { kAuto, kFp16, kTf32, kOff };
 
 Split split_choice() {
   const char* env = std::getenv("KERNELWRIGHT_GEMM_SPLIT");
@@ -121,10 +115,9 @@ Split split_choice() {
   if (v.empty() || v == "auto") return Split::kAuto;
   if (v == "fp16") return Split::kFp16;
   if (v == "tf32") return Split::kTf32;
-  if (v == "tf32_split_k") return Split::kTf32SplitK;
   if (v == "off") return Split::kOff;
   TORCH_CHECK_VALUE(false, "kernelwright.linear(): environment variable KERNELWRIGHT_GEMM_SPLIT "
-                    "must be 'auto', 'fp16', 'tf32', 'tf32_split_k' or 'off', but is '", v, "'");
+                    "must be 'auto', 'fp16', 'tf32' or 'off', but is '", v, "'");
 }
 
 // The conversion reads each operand element (4 bytes) and writes 2 bytes per fp16 product;
@@ -194,33 +187,20 @@ bool split_operands(const at::Tensor& a, const at::Tensor& b, GemmMethod method,
   return true;
 }
 
-// One TF32 pass with the k axis shared among blocks (mma.sync, about 100 TFLOP/s) measured
-// 0.29-0.93x cuBLAS TF32 on every thin or long-k shape tried, k- or n-major b
-// (benchmarks/results/gemm_high_crossover*_split_k_*): never chosen by 'auto'.
-bool split_k_pays_off(int64_t, int64_t, int64_t) { return false; }
-
-// How a float32 GEMM runs: kHalf when it goes to cuBLAS; split_k: one TF32 pass on the split-k
-// kernel rather than CUTLASS's.
-struct Float32Plan {
-  GemmMethod method;
-  bool split_k;
-};
-
-// The plan for this precision, shape and KERNELWRIGHT_GEMM_SPLIT.
-Float32Plan float32_plan(int64_t m, int64_t n, int64_t k) {
+// The float32 method for this precision, shape and KERNELWRIGHT_GEMM_SPLIT; kHalf when the GEMM
+// goes to cuBLAS.
+GemmMethod float32_method(int64_t m, int64_t n) {
   const bool highest =
       at::globalContext().float32MatmulPrecision() == at::Float32MatmulPrecision::HIGHEST;
   const Split choice = split_choice();
   const bool fp16 = choice == Split::kFp16 ||
                     (choice == Split::kAuto && conversion_pays_off(m, n, !highest));
   if (highest) {
-    if (fp16) return {GemmMethod::kFp16Split3, false};
-    return {choice == Split::kTf32 ? GemmMethod::kTf32Split3 : GemmMethod::kHalf, false};
+    if (fp16) return GemmMethod::kFp16Split3;
+    return choice == Split::kTf32 ? GemmMethod::kTf32Split3 : GemmMethod::kHalf;
   }
-  if (fp16) return {GemmMethod::kFp16Scaled, false};
-  if (choice == Split::kTf32SplitK || (choice == Split::kAuto && split_k_pays_off(m, n, k)))
-    return {GemmMethod::kTf32, true};
-  return {choice == Split::kTf32 ? GemmMethod::kTf32 : GemmMethod::kHalf, false};
+  if (fp16) return GemmMethod::kFp16Scaled;
+  return choice == Split::kTf32 ? GemmMethod::kTf32 : GemmMethod::kHalf;
 }
 
 // a [m, k] @ b[n, k]^T on the Hopper kernels; an undefined tensor when none applies.
@@ -235,14 +215,10 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   g.bias = bias.defined() ? bias.data_ptr() : nullptr;
   const bool fp32 = a.scalar_type() == at::kFloat;
   // The routes that need no allocation to decide come first.
-  const Float32Plan plan = fp32 ? float32_plan(m, n, k) : Float32Plan{GemmMethod::kHalf, false};
-  const GemmMethod method = plan.method;
+  const GemmMethod method = fp32 ? float32_method(m, n) : GemmMethod::kHalf;
   if (fp32 && method == GemmMethod::kHalf) return at::Tensor();  // cuBLAS
   const bool split = method != GemmMethod::kTf32 && method != GemmMethod::kHalf;
-  // The split-k kernel also reads an n-major b (torch.matmul's right operand) as it is; other
-  // transposes go to cuBLAS, which reads them natively.
-  const bool b_n_major = plan.split_k && !k_major(b) && n_major(b);
-  if (!split && (!k_major(a) || !(k_major(b) || b_n_major))) return at::Tensor();
+  if (!split && (!k_major(a) || !k_major(b))) return at::Tensor();  // cuBLAS reads transposes
   c10::DeviceGuard guard(a.device());
   at::Tensor out = at::empty({m, n}, a.options());
   g.d = out.data_ptr();
@@ -254,21 +230,16 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
     g.method = static_cast<int>(method);
     g.k = k;
     g.lda = a.stride(0);
-    g.b_n_major = b_n_major ? 1 : 0;
-    g.ldb = b_n_major ? b.stride(1) : b.stride(0);
+    g.ldb = b.stride(0);
     g.a = a.data_ptr();
     g.b = b.data_ptr();
-    const char* why = plan.split_k ? cuda::split_k_unsupported(g) : cuda::gemm_unsupported(g);
-    if (why != nullptr) return at::Tensor();
+    if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
   }
   at::Tensor workspace;
-  const size_t ws =
-      plan.split_k ? cuda::split_k_workspace_bytes(g) : cuda::gemm_workspace_bytes(g);
+  const size_t ws = cuda::gemm_workspace_bytes(g);
   if (ws > 0) workspace = at::empty({static_cast<int64_t>(ws)}, a.options().dtype(at::kByte));
-  void* const ws_ptr = ws > 0 ? workspace.data_ptr() : nullptr;
-  void* const stream = current_cuda_stream(a.device());
-  const int err = plan.split_k ? cuda::split_k_gemm(g, ws_ptr, stream)
-                               : cuda::gemm(g, ws_ptr, stream);
+  const int err = cuda::gemm(g, ws > 0 ? workspace.data_ptr() : nullptr,
+                             current_cuda_stream(a.device()));
   TORCH_CHECK(err == 0, "kernelwright.linear(): CUDA kernel launch failed: ",
               cuda_error_string(err));
   return out;

@@ -27,9 +27,7 @@ enum class SplitFormat : int { kTf32 = 0, kFp16 = 1 };
 // hi*hi + hi*lo + lo*hi; for a single product, hi alone.
 enum class SplitParts : int { kLeft3 = 0, kRight3 = 1, kHi = 2 };
 
-// d[m, n] = act(sum_k a[m, k] * b[n, k] + bias[n]); k is contiguous in a and, unless
-// b_n_major, in b (b[n, k] at b + n * ldb + k); with b_n_major, b[n, k] is at b + k * ldb + n
-// (a [k, n] row-major matrix, as torch.matmul's right operand). n is contiguous in d.
+// d[m, n] = act(sum_k a[m, k] * b[n, k] + bias[n]); k is contiguous in a and b, n in d.
 // kFp16Split3, kFp16Scaled: a and b are fp16, d and bias float32, and the sum is first
 // multiplied by a_scale[m] * b_scale[n] (the inverse row scales of the split).
 struct GemmArgs {
@@ -41,7 +39,6 @@ struct GemmArgs {
   int64_t lda;
   const void* b;
   int64_t ldb;
-  int b_n_major;     // 1: b's n axis is contiguous (split_k_gemm only), 0: its k axis
   const void* bias;  // [n] or null
   void* d;
   int64_t ldd;
@@ -56,13 +53,6 @@ namespace cuda {
 const char* gemm_unsupported(const GemmArgs& args);
 size_t gemm_workspace_bytes(const GemmArgs& args);
 int gemm(const GemmArgs& args, void* workspace, void* stream);
-
-// The same GEMM for kTf32 on float32 with the k axis shared among blocks (csrc/cuda/
-// gemm_split_k.cu): for few output tiles and a long k. Takes b k-major or n-major; a null
-// reason when it applies.
-const char* split_k_unsupported(const GemmArgs& args);
-size_t split_k_workspace_bytes(const GemmArgs& args);
-int split_k_gemm(const GemmArgs& args, void* workspace, void* stream);
 
 // Writes the operand of a split GEMM: row r of `out` holds the `parts` (see SplitParts), each a
 // segment of `seg` elements (seg >= cols, zero-padded, 16 bytes a multiple). `x` is read through

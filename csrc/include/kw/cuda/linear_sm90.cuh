@@ -19,7 +19,6 @@
 #include "cutlass/gemm/device/gemm_universal_adapter.h"
 #include "cutlass/gemm/dispatch_policy.hpp"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
-#include "kw/activation.h"
 #include "kw/gemm.h"
 
 namespace kw {
@@ -34,7 +33,20 @@ struct LinearActivation {
     int kind = 0;
   };
   CUTLASS_HOST_DEVICE T operator()(T const& x, Arguments const& args) const {
-    return T(activate(static_cast<Activation>(args.kind), static_cast<float>(x)));
+    switch (static_cast<Activation>(args.kind)) {
+      case Activation::kRelu:
+        return x < T(0) ? T(0) : x;  // keeps NaN, as torch.relu does
+      case Activation::kSigmoid:
+        return T(1) / (T(1) + expf(-x));
+      case Activation::kGelu:
+        return T(0.5) * x * (T(1) + erff(x * T(0.70710678118654752)));
+      case Activation::kGeluTanh: {
+        const T inner = T(0.79788456080286536) * (x + T(0.044715) * x * x * x);
+        return T(0.5) * x * (T(1) + tanhf(inner));
+      }
+      default:
+        return x;
+    }
   }
 };
 
