@@ -9,10 +9,13 @@
 #include <ATen/native/TypeProperties.h>
 
 #include <array>
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include "kw/elementwise_args.h"
 #include "kw/tensor_checks.h"
+#include "launch.h"
 
 namespace kw {
 
@@ -75,6 +78,46 @@ void fill_geometry(ElementwisePlan<NIn, NOut>& plan, const at::TensorIteratorBas
   }
 }
 
+// Every input contiguous, of one shape, dtype and device: nothing to broadcast, promote or
+// lay out.
+template <int NIn>
+bool all_dense_alike(const at::Tensor* const (&inputs)[NIn]) {
+  const at::Tensor& lead = *inputs[0];
+  if (!lead.is_contiguous()) return false;
+  for (int k = 1; k < NIn; ++k) {
+    const at::Tensor& t = *inputs[k];
+    if (t.scalar_type() != lead.scalar_type() || t.device() != lead.device() ||
+        t.sizes() != lead.sizes() || !t.is_contiguous())
+      return false;
+  }
+  return true;
+}
+
+// The plan of all_dense_alike inputs: one flat dimension, outputs contiguous as TensorIterator
+// would make them. Building a TensorIterator and allocating its outputs through the dispatcher
+// costs more host time than a small kernel runs.
+template <int NIn, int NOut>
+void plan_dense(ElementwisePlan<NIn, NOut>& plan, const at::Tensor* const (&inputs)[NIn]) {
+  const at::Tensor& lead = *inputs[0];
+  auto& a = plan.args;
+  a.dtype = to_kw_dtype(lead.scalar_type());
+  a.numel = lead.numel();
+  a.contiguous = true;
+  a.use_32bit_index = a.numel * static_cast<int64_t>(lead.element_size()) <=
+                      static_cast<int64_t>(std::numeric_limits<int32_t>::max());
+  a.ndim = 1;
+  a.sizes[0] = a.numel;
+  for (int k = 0; k < NIn + NOut; ++k) a.strides[k][0] = 1;
+  for (int k = 0; k < NOut; ++k) {
+    plan.outputs[k] = empty_dense(lead);
+    a.out[k] = plan.outputs[k].data_ptr();
+  }
+  for (int k = 0; k < NIn; ++k) {
+    plan.inputs[k] = *inputs[k];
+    a.in[k] = plan.inputs[k].data_ptr();
+  }
+}
+
 }  // namespace detail
 
 // inputs: the op's tensor arguments, in the order the functor takes them.
@@ -85,6 +128,10 @@ ElementwisePlan<NIn, NOut> plan_elementwise(const char* op,
   ElementwisePlan<NIn, NOut> plan;
   for (int k = 0; k < NIn; ++k) check_floating(op, names[k], *inputs[k]);
   plan.device = common_device(op, inputs, names);
+  if (detail::all_dense_alike<NIn>(inputs)) {
+    detail::plan_dense<NIn, NOut>(plan, inputs);
+    return plan;
+  }
 
   at::ScalarType dtype = inputs[0]->scalar_type();
   if (NIn > 1) {

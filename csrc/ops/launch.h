@@ -3,6 +3,7 @@
 #pragma once
 
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
 #include <c10/core/DeviceGuard.h>
 #include <c10/util/Exception.h>
 
@@ -11,7 +12,17 @@ namespace kw {
 #ifdef KW_WITH_CUDA
 void* current_cuda_stream(const at::Device& device);  // csrc/ops/cuda_stream.cpp
 const char* cuda_error_string(int error);
+at::Tensor empty_cuda(const at::Tensor& like);  // csrc/ops/cuda_stream.cpp
 #endif
+
+// A contiguous tensor of like's shape, dtype and device; on CUDA allocated without a trip
+// through the dispatcher, which small calls feel.
+inline at::Tensor empty_dense(const at::Tensor& like) {
+#ifdef KW_WITH_CUDA
+  if (like.is_cuda()) return empty_cuda(like);
+#endif
+  return at::empty(like.sizes(), like.options());
+}
 
 template <typename CpuFn, typename CudaFn>
 void launch_on(const char* op, const at::Device& device, CpuFn&& cpu, CudaFn&& cuda) {
