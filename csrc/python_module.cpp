@@ -15,16 +15,23 @@
 #include <ATen/core/LegacyTypeDispatch.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/ExpandUtils.h>
+#include <ATen/ops/matmul.h>
 #include <ATen/ops/scalar_tensor.h>
 #include <c10/core/GradMode.h>
 #include <torch/csrc/Exceptions.h>
 #include <torch/csrc/autograd/custom_function.h>
+#include <torch/csrc/autograd/function.h>
+#include <torch/csrc/autograd/functions/utils.h>
+#include <torch/csrc/autograd/saved_variable.h>
 #include <torch/csrc/autograd/python_variable.h>
 
 #include <array>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "kw/ops.h"
@@ -105,86 +112,149 @@ auto dispatch(Args&&... args) {
   return op<Name, Sig>().call(std::forward<Args>(args)...);
 }
 
-struct EluFn : Function<EluFn> {
-  static Tensor forward(AutogradContext* ctx, const Tensor& x, double alpha) {
-    ctx->save_for_backward({x});
-    ctx->saved_data["alpha"] = alpha;
-    return below_autograd<kElu, EluSig>(x, alpha);
-  }
-  static variable_list backward(AutogradContext* ctx, variable_list grad) {
-    const auto x = ctx->get_saved_variables()[0];
-    return {dispatch<kEluBackward, EluBackwardSig>(grad[0], x, ctx->saved_data["alpha"].toDouble()),
-            Tensor()};
-  }
-};
+// The elementwise ops' backward nodes are built as ATen's generated ones are: Function<>'s node
+// also keeps a context with a hash map of saved values, wraps outputs for views and in-place
+// use and materialises undefined gradients, none of which these ops need, and on a
+// 16 x 16384 tensor that host time showed next to eager's (benchmarks/NOTES.md change 14).
+using torch::autograd::Node;
+using torch::autograd::SavedVariable;
 
-// d sigmoid = y (1 - y): the saved output is all the backward needs.
-struct SigmoidFn : Function<SigmoidFn> {
-  static Tensor forward(AutogradContext* ctx, const Tensor& x) {
-    Tensor y = below_autograd<kSigmoid, Unary>(x);
-    ctx->save_for_backward({y});
-    return y;
+// torch 2.13 holds autograd nodes in c10::intrusive_ptr, earlier releases in std::shared_ptr
+// freed by deleteNode (found by argument lookup: it is gone from 2.13), which frees long
+// chains of nodes without deep recursion.
+template <typename N, typename Base = Node>
+auto make_node() {
+  if constexpr (std::is_base_of_v<c10::intrusive_ptr_target, Base>) {
+    return c10::make_intrusive<N>();
+  } else {
+    return std::shared_ptr<N>(new N(), [](Base* node) { deleteNode(node); });
   }
-  static variable_list backward(AutogradContext* ctx, variable_list grad) {
-    return {dispatch<kSigmoidBackward, Binary>(grad[0], ctx->get_saved_variables()[0])};
-  }
-};
-
-struct SquareFn : Function<SquareFn> {
-  static Tensor forward(AutogradContext* ctx, const Tensor& x) {
-    ctx->save_for_backward({x});
-    return below_autograd<kSquare, Unary>(x);
-  }
-  static variable_list backward(AutogradContext* ctx, variable_list grad) {
-    return {dispatch<kSquareBackward, Binary>(grad[0], ctx->get_saved_variables()[0])};
-  }
-};
-
-struct MulFn : Function<MulFn> {
-  static Tensor forward(AutogradContext* ctx, const Tensor& a, const Tensor& b) {
-    ctx->save_for_backward({a, b});
-    return below_autograd<kMul, Binary>(a, b);
-  }
-  static variable_list backward(AutogradContext* ctx, variable_list grad) {
-    const auto saved = ctx->get_saved_variables();
-    auto grads = dispatch<kMulBackward, MulBackwardSig>(grad[0], saved[0], saved[1]);
-    return {ctx->needs_input_grad(0) ? std::get<0>(grads) : Tensor(),
-            ctx->needs_input_grad(1) ? std::get<1>(grads) : Tensor()};
-  }
-};
-
-// A broadcast operand's gradient is summed back to its shape, in its dtype.
-Tensor reduce_to(Tensor grad, const c10::IValue& sizes, const c10::IValue& dtype) {
-  const auto shape = sizes.toIntVector();
-  if (grad.sizes() != at::IntArrayRef(shape)) grad = at::sum_to(grad, shape);
-  const auto st = static_cast<at::ScalarType>(dtype.toInt());
-  return grad.scalar_type() == st ? grad : grad.to(st);
 }
 
-struct AddFn : Function<AddFn> {
-  static Tensor forward(AutogradContext* ctx, const Tensor& a, const Tensor& b, double alpha) {
-    ctx->saved_data["alpha"] = alpha;
-    ctx->saved_data["a_sizes"] = a.sizes().vec();
-    ctx->saved_data["b_sizes"] = b.sizes().vec();
-    ctx->saved_data["a_dtype"] = static_cast<int64_t>(a.scalar_type());
-    ctx->saved_data["b_dtype"] = static_cast<int64_t>(b.scalar_type());
-    return below_autograd<kAdd, AddSig>(a, b, alpha);
+// N, the backward of `out` computed from `inputs`, wired into the graph.
+template <typename N, typename... Ts>
+auto record(const Tensor& out, const Ts&... inputs) {
+  auto node = make_node<N>();
+  node->set_next_edges(torch::autograd::collect_next_edges(inputs...));
+  torch::autograd::set_history(out, node);
+  return node;
+}
+
+// A node holding NSaved saved tensors, dropped once the graph is freed.
+template <size_t NSaved>
+struct SavingNode : Node {
+  std::array<SavedVariable, NSaved> saved;
+  void release_variables() override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& v : saved) v.reset_data();
   }
-  static variable_list backward(AutogradContext* ctx, variable_list grad) {
-    auto& d = ctx->saved_data;
+};
+
+struct EluBackward : SavingNode<1> {
+  double alpha = 1.0;
+  variable_list apply(variable_list&& grad) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!grad[0].defined()) return {Tensor()};
+    return {dispatch<kEluBackward, EluBackwardSig>(grad[0], saved[0].unpack(), alpha)};
+  }
+  std::string name() const override { return "kernelwright::EluBackward"; }
+};
+
+Tensor elu_with_grad(const Tensor& x, double alpha) {
+  Tensor y = below_autograd<kElu, EluSig>(x, alpha);
+  auto node = record<EluBackward>(y, x);
+  node->saved[0] = SavedVariable(x, false);
+  node->alpha = alpha;
+  return y;
+}
+
+// d sigmoid = y (1 - y): the saved output is all the backward needs.
+struct SigmoidBackward : SavingNode<1> {
+  variable_list apply(variable_list&& grad) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!grad[0].defined()) return {Tensor()};
+    return {dispatch<kSigmoidBackward, Binary>(grad[0], saved[0].unpack(getptr()))};
+  }
+  std::string name() const override { return "kernelwright::SigmoidBackward"; }
+};
+
+Tensor sigmoid_with_grad(const Tensor& x) {
+  Tensor y = below_autograd<kSigmoid, Unary>(x);
+  auto node = record<SigmoidBackward>(y, x);
+  node->saved[0] = SavedVariable(y, /*is_output=*/true);
+  return y;
+}
+
+struct SquareBackward : SavingNode<1> {
+  variable_list apply(variable_list&& grad) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!grad[0].defined()) return {Tensor()};
+    return {dispatch<kSquareBackward, Binary>(grad[0], saved[0].unpack())};
+  }
+  std::string name() const override { return "kernelwright::SquareBackward"; }
+};
+
+Tensor square_with_grad(const Tensor& x) {
+  Tensor y = below_autograd<kSquare, Unary>(x);
+  record<SquareBackward>(y, x)->saved[0] = SavedVariable(x, false);
+  return y;
+}
+
+struct MulBackward : SavingNode<2> {
+  variable_list apply(variable_list&& grad) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!grad[0].defined()) return {Tensor(), Tensor()};
+    auto grads = dispatch<kMulBackward, MulBackwardSig>(grad[0], saved[0].unpack(), saved[1].unpack());
+    return {task_should_compute_output(0) ? std::get<0>(grads) : Tensor(),
+            task_should_compute_output(1) ? std::get<1>(grads) : Tensor()};
+  }
+  std::string name() const override { return "kernelwright::MulBackward"; }
+};
+
+Tensor mul_with_grad(const Tensor& a, const Tensor& b) {
+  Tensor y = below_autograd<kMul, Binary>(a, b);
+  auto node = record<MulBackward>(y, a, b);
+  node->saved[0] = SavedVariable(a, false);
+  node->saved[1] = SavedVariable(b, false);
+  return y;
+}
+
+// A broadcast operand's gradient is summed back to its shape, in its dtype.
+Tensor reduce_to(Tensor grad, at::IntArrayRef shape, at::ScalarType dtype) {
+  if (grad.sizes() != shape) grad = at::sum_to(grad, shape);
+  return grad.scalar_type() == dtype ? grad : grad.to(dtype);
+}
+
+struct AddBackward : SavingNode<0> {
+  double alpha = 1.0;
+  std::vector<int64_t> a_sizes, b_sizes;
+  at::ScalarType a_dtype = at::kFloat, b_dtype = at::kFloat;
+  variable_list apply(variable_list&& grad) override {
+    if (!grad[0].defined()) return {Tensor(), Tensor()};
     Tensor grad_a, grad_b;
-    if (ctx->needs_input_grad(0)) grad_a = reduce_to(grad[0], d["a_sizes"], d["a_dtype"]);
-    if (ctx->needs_input_grad(1)) {
-      const double alpha = d["alpha"].toDouble();
+    if (task_should_compute_output(0)) grad_a = reduce_to(grad[0], a_sizes, a_dtype);
+    if (task_should_compute_output(1)) {
       // A 0-dim CPU scalar reaches the kernel by value: no fill kernel, no device read.
       Tensor scaled = grad[0];
       if (alpha != 1.0)
         scaled = dispatch<kMul, Binary>(grad[0], at::scalar_tensor(alpha, grad[0].scalar_type()));
-      grad_b = reduce_to(scaled, d["b_sizes"], d["b_dtype"]);
+      grad_b = reduce_to(scaled, b_sizes, b_dtype);
     }
-    return {grad_a, grad_b, Tensor()};
+    return {grad_a, grad_b};
   }
+  std::string name() const override { return "kernelwright::AddBackward"; }
 };
+
+Tensor add_with_grad(const Tensor& a, const Tensor& b, double alpha) {
+  Tensor y = below_autograd<kAdd, AddSig>(a, b, alpha);
+  auto node = record<AddBackward>(y, a, b);
+  node->alpha = alpha;
+  node->a_sizes = a.sizes().vec();
+  node->b_sizes = b.sizes().vec();
+  node->a_dtype = a.scalar_type();
+  node->b_dtype = b.scalar_type();
+  return y;
+}
 
 struct LogsumexpFn : Function<LogsumexpFn> {
   static Tensor forward(AutogradContext* ctx, const Tensor& x, std::vector<int64_t> dims, bool keepdim) {
@@ -325,12 +395,12 @@ PyObject* wrap_result(Fn&& fn) {
 #define KW_REQUIRE(cond) \
   if (!(cond) || !fast_path_allowed()) return not_implemented()
 
-template <const char* Name, typename Fn>
+template <const char* Name, Tensor (*WithGrad)(const Tensor&)>
 PyObject* unary(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   HANDLE_TH_ERRORS
   KW_REQUIRE(nargs == 1 && plain_tensor(args[0]));
   const Tensor& x = THPVariable_Unpack(args[0]);
-  return wrap_result([&] { return needs_autograd(x) ? Fn::apply(x) : below_autograd<Name, Unary>(x); });
+  return wrap_result([&] { return needs_autograd(x) ? WithGrad(x) : below_autograd<Name, Unary>(x); });
   END_HANDLE_TH_ERRORS
 }
 
@@ -340,7 +410,7 @@ PyObject* elu(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   const Tensor& x = THPVariable_Unpack(args[0]);
   const double alpha = PyFloat_AS_DOUBLE(args[1]);
   return wrap_result(
-      [&] { return needs_autograd(x) ? EluFn::apply(x, alpha) : below_autograd<kElu, EluSig>(x, alpha); });
+      [&] { return needs_autograd(x) ? elu_with_grad(x, alpha) : below_autograd<kElu, EluSig>(x, alpha); });
   END_HANDLE_TH_ERRORS
 }
 
@@ -350,7 +420,7 @@ PyObject* mul(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   const Tensor& a = THPVariable_Unpack(args[0]);
   const Tensor& b = THPVariable_Unpack(args[1]);
   return wrap_result([&] {
-    return needs_autograd(a) || needs_autograd(b) ? MulFn::apply(a, b) : below_autograd<kMul, Binary>(a, b);
+    return needs_autograd(a) || needs_autograd(b) ? mul_with_grad(a, b) : below_autograd<kMul, Binary>(a, b);
   });
   END_HANDLE_TH_ERRORS
 }
@@ -362,7 +432,7 @@ PyObject* add(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   const Tensor& b = THPVariable_Unpack(args[1]);
   const double alpha = PyFloat_AS_DOUBLE(args[2]);
   return wrap_result([&] {
-    return needs_autograd(a) || needs_autograd(b) ? AddFn::apply(a, b, alpha)
+    return needs_autograd(a) || needs_autograd(b) ? add_with_grad(a, b, alpha)
                                                   : below_autograd<kAdd, AddSig>(a, b, alpha);
   });
   END_HANDLE_TH_ERRORS
@@ -459,6 +529,8 @@ PyObject* matmul(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   return wrap_result([&] {
     kw::check_matmul_args(a, b);
     if (needs_autograd(a) || needs_autograd(b)) return LinearFn::apply(a, b.t(), OptTensor(), std::string("none"));
+    // A thin product on cuBLAS is host-bound enough for the way through linear to show.
+    if (kw::matmul_goes_to_aten(a, b)) return at::matmul(a, b);
     return below_autograd<kLinear, LinearSig>(a, b.t(), OptTensor(), "none");
   });
   END_HANDLE_TH_ERRORS
@@ -468,8 +540,8 @@ PyObject* matmul(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   { name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fn)), METH_FASTCALL, nullptr }
 
 PyMethodDef methods[] = {
-    KW_FAST("sigmoid", (unary<kSigmoid, SigmoidFn>)),
-    KW_FAST("square", (unary<kSquare, SquareFn>)),
+    KW_FAST("sigmoid", (unary<kSigmoid, sigmoid_with_grad>)),
+    KW_FAST("square", (unary<kSquare, square_with_grad>)),
     KW_FAST("elu", elu),
     KW_FAST("mul", mul),
     KW_FAST("add", add),

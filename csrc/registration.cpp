@@ -1,6 +1,7 @@
 // Every kernelwright op is defined here, once. Fake kernels and autograd are registered from
 // Python (src/kernelwright/ops); the CPU and CUDA implementations live in csrc/ops; the Python
 // module that loading this library creates is in csrc/python_module.cpp.
+#include <torch/csrc/autograd/autograd_not_implemented_fallback.h>
 #include <torch/library.h>
 
 #include "kw/ops.h"
@@ -66,6 +67,17 @@ TORCH_LIBRARY_IMPL(kernelwright, CPU, m) { KW_IMPL_ALL(m) }
 // matmul is linear with b transposed (a view): it has no kernels or autograd of its own, so it
 // runs, differentiates and traces as that linear call on every device.
 TORCH_LIBRARY_IMPL(kernelwright, CompositeImplicitAutograd, m) { m.impl("matmul", &kw::matmul); }
+
+// The backward ops have no derivatives of their own: differentiating one (a second derivative,
+// through create_graph=True) raises "derivative for kernelwright::<op>_backward is not
+// implemented" instead of the Autograd key's fallthrough, which treats it as a constant and
+// gives a wrong second derivative with only a warning.
+TORCH_LIBRARY_IMPL(kernelwright, Autograd, m) {
+  for (const char* name : {"linear_backward", "elu_backward", "sigmoid_backward", "square_backward",
+                           "mul_backward", "logsumexp_backward", "softmax_backward",
+                           "layer_norm_backward", "rms_norm_backward"})
+    m.impl(name, torch::autograd::autogradNotImplementedFallback());
+}
 
 #ifdef KW_WITH_CUDA
 TORCH_LIBRARY_IMPL(kernelwright, CUDA, m) { KW_IMPL_ALL(m) }

@@ -168,3 +168,44 @@ def test_one_gradient_only(device):
     b = randn((5, 3), torch.float32, device)
     (ga,) = torch.autograd.grad(K.mul(a, b).sum(), a)
     assert_close_to_reference(ga, b.double(), torch.float32)
+
+
+def _registered(name):
+    """The op through torch.library, as torch.compile sees it: the other autograd path."""
+    op = getattr(torch.ops.kernelwright, name.split("_")[0]).default
+    return {"elu": lambda x: op(x, 0.7), "elu_default": op, "add_alpha": lambda a, b: op(a, b, alpha=-2.5)}.get(name, op)
+
+
+def _walk_twice_raises(fn, args):
+    out = fn(*args).sum()
+    out.backward(retain_graph=True)
+    out.backward()  # a retained graph can be walked again
+    try:
+        out.backward()
+    except RuntimeError as exc:
+        assert "second time" in str(exc)
+        return True
+    return False
+
+
+@pytest.mark.parametrize("path", ["fast", "registered"])
+def test_graph_semantics_match_torch(device, path):
+    """Both autograd paths keep torch's rules: a freed graph that saved tensors cannot be
+    walked again (torch's own ops raise the same way), saved tensors pass through saved-tensor
+    hooks, and a second derivative, which no backward op has, is an error rather than a
+    silently wrong number."""
+    x = randn((4, 7), torch.float64, device).requires_grad_()
+    y = randn((4, 7), torch.float64, device).requires_grad_()
+    for name, (ours, ref) in list(UNARY.items()) + list(BINARY.items()):
+        fn = ours if path == "fast" else _registered(name)
+        args = (x,) if name in UNARY else (x, y)
+        assert _walk_twice_raises(fn, args) == _walk_twice_raises(ref, args), name
+        packed = []
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+            torch.autograd.grad(fn(*args).sum(), x)
+        assert name.startswith("add") or packed, name  # add saves no tensors
+        if name.startswith("add"):
+            continue  # add's backward is made of differentiable ops
+        (g,) = torch.autograd.grad(fn(*args).sum(), x, create_graph=True)
+        with pytest.raises(RuntimeError, match="not implemented"):
+            torch.autograd.grad(g.sum(), x)

@@ -55,6 +55,20 @@ def test_shapes_and_layouts(device):
             check(K.matmul(wide, b), wide, b)
 
 
+def test_products_no_kernel_takes_are_torch_matmul(device):
+    """Where no kernel of ours applies (a thin product under 'auto' on CUDA, anything on the
+    CPU), matmul without a gradient is torch.matmul itself, bit for bit, for 1-D, 2-D and
+    batched a; with a gradient it goes through linear and still matches."""
+    a, b = operands(64, 2048, 48, torch.float32, device)
+    for p in ("highest", "high"):
+        with precision(p, "auto"):
+            for lhs in (a, a[0], a.view(4, 16, 2048)):
+                assert torch.equal(K.matmul(lhs, b), torch.matmul(lhs, b))
+            leaf = a.clone().requires_grad_()
+            K.matmul(leaf, b).sum().backward()
+            check(leaf.grad, torch.ones(64, 48, device=device), b.t())
+
+
 def test_empty(device):
     a, b = operands(0, 16, 8, torch.float32, device)
     assert K.matmul(a, b).shape == (0, 8)

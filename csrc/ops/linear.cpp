@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "kw/gemm.h"
@@ -203,9 +204,24 @@ GemmMethod float32_method(int64_t m, int64_t n) {
   return choice == Split::kTf32 ? GemmMethod::kTf32 : GemmMethod::kHalf;
 }
 
+// The method for a [m, k] @ b [n, k]^T on CUDA (b_k_major: b's k axis is contiguous), or none
+// when the product goes to cuBLAS through ATen before any kernel of ours is asked: the routes
+// decided without allocating.
+std::optional<GemmMethod> cuda_method(const at::Tensor& a, int64_t n, bool b_k_major) {
+  const bool fp32 = a.scalar_type() == at::kFloat;
+  const GemmMethod method = fp32 ? float32_method(a.size(0), n) : GemmMethod::kHalf;
+  if (fp32 && method == GemmMethod::kHalf) return std::nullopt;  // cuBLAS
+  const bool split = method != GemmMethod::kTf32 && method != GemmMethod::kHalf;
+  if (!split && (!k_major(a) || !b_k_major)) return std::nullopt;  // cuBLAS reads transposes
+  return method;
+}
+
 // a [m, k] @ b[n, k]^T on the Hopper kernels; an undefined tensor when none applies.
 at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor& bias,
                      Activation act) {
+  const std::optional<GemmMethod> chosen = cuda_method(a, b.size(0), k_major(b));
+  if (!chosen) return at::Tensor();
+  const GemmMethod method = *chosen;
   const int64_t m = a.size(0), n = b.size(0), k = a.size(1);
   GemmArgs g{};
   g.dtype = static_cast<int>(to_kw_dtype(a.scalar_type()));
@@ -213,12 +229,7 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   g.m = m;
   g.n = n;
   g.bias = bias.defined() ? bias.data_ptr() : nullptr;
-  const bool fp32 = a.scalar_type() == at::kFloat;
-  // The routes that need no allocation to decide come first.
-  const GemmMethod method = fp32 ? float32_method(m, n) : GemmMethod::kHalf;
-  if (fp32 && method == GemmMethod::kHalf) return at::Tensor();  // cuBLAS
   const bool split = method != GemmMethod::kTf32 && method != GemmMethod::kHalf;
-  if (!split && (!k_major(a) || !k_major(b))) return at::Tensor();  // cuBLAS reads transposes
   c10::DeviceGuard guard(a.device());
   at::Tensor out = at::empty({m, n}, a.options());
   g.d = out.data_ptr();
@@ -295,6 +306,17 @@ void check_matmul_args(const at::Tensor& a, const at::Tensor& b) {
   TORCH_CHECK_VALUE(a.dim() >= 1 && a.size(-1) == b.size(0), "kernelwright.matmul(): argument 'a' "
                     "must have k = ", num(b.size(0)), " (b.shape[0]) as its last dim, but has "
                     "shape ", shape_str(a.sizes()));
+}
+
+bool matmul_goes_to_aten(const at::Tensor& a, const at::Tensor& b) {
+#ifdef KW_WITH_CUDA
+  if (a.is_cuda() && a.scalar_type() != at::kDouble) {
+    // linear_2d's operands: a as rows, b^T, whose k axis is b's rows.
+    const bool bt_k_major = b.stride(0) == 1 && b.stride(1) >= b.size(0);
+    return !cuda_method(rows_of(a), b.size(1), bt_k_major).has_value();
+  }
+#endif
+  return true;
 }
 
 at::Tensor matmul(const at::Tensor& a, const at::Tensor& b) {

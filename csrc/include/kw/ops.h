@@ -43,6 +43,10 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& weight,
                   const std::optional<at::Tensor>& bias, c10::string_view activation);
 // a [..., k] @ b [k, n]: checks its arguments, then calls kernelwright::linear(a, b^T).
 void check_matmul_args(const at::Tensor& a, const at::Tensor& b);
+// True when no kernel of ours would take matmul(a, b) (checked arguments): linear would hand it
+// to ATen, so a caller that records no gradient may call at::matmul directly and save the two
+// views and the dispatch of the way through linear.
+bool matmul_goes_to_aten(const at::Tensor& a, const at::Tensor& b);
 at::Tensor matmul(const at::Tensor& a, const at::Tensor& b);
 std::tuple<at::Tensor, at::Tensor, at::Tensor> linear_backward(
     const at::Tensor& grad, const at::Tensor& x, const at::Tensor& weight,
