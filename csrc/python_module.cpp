@@ -19,7 +19,6 @@
 #include <ATen/ops/scalar_tensor.h>
 #include <c10/core/GradMode.h>
 #include <torch/csrc/Exceptions.h>
-#include <torch/csrc/autograd/custom_function.h>
 #include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/functions/utils.h>
 #include <torch/csrc/autograd/saved_variable.h>
@@ -38,8 +37,6 @@
 
 namespace {
 
-using torch::autograd::AutogradContext;
-using torch::autograd::Function;
 using torch::autograd::variable_list;
 
 constexpr char kElu[] = "kernelwright::elu";
@@ -112,10 +109,11 @@ auto dispatch(Args&&... args) {
   return op<Name, Sig>().call(std::forward<Args>(args)...);
 }
 
-// The elementwise ops' backward nodes are built as ATen's generated ones are: Function<>'s node
-// also keeps a context with a hash map of saved values, wraps outputs for views and in-place
-// use and materialises undefined gradients, none of which these ops need, and on a
-// 16 x 16384 tensor that host time showed next to eager's (benchmarks/NOTES.md change 14).
+// The fast path's backward nodes are built as ATen's generated ones are: Function<>'s node also
+// keeps a context with a hash map of saved values, wraps outputs for views and in-place use and
+// materialises undefined gradients, none of which these ops need, and on a 16 x 16384 tensor
+// that host time showed next to eager's (benchmarks/NOTES.md change 14). A node's edges are its
+// op's tensor inputs, in order; None (an undefined tensor) gets an empty edge.
 using torch::autograd::Node;
 using torch::autograd::SavedVariable;
 
@@ -256,96 +254,132 @@ Tensor add_with_grad(const Tensor& a, const Tensor& b, double alpha) {
   return y;
 }
 
-struct LogsumexpFn : Function<LogsumexpFn> {
-  static Tensor forward(AutogradContext* ctx, const Tensor& x, std::vector<int64_t> dims, bool keepdim) {
-    Tensor out = below_autograd<kLogsumexp, LogsumexpSig>(x, dims, keepdim);
-    ctx->save_for_backward({x, out});
-    ctx->saved_data["dims"] = dims;
-    ctx->saved_data["keepdim"] = keepdim;
-    return out;
+struct LogsumexpBackward : SavingNode<2> {
+  std::vector<int64_t> dims;
+  bool keepdim = false;
+  variable_list apply(variable_list&& grad) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!grad[0].defined()) return {Tensor()};
+    return {dispatch<kLogsumexpBackward, LogsumexpBackwardSig>(
+        grad[0], saved[0].unpack(), saved[1].unpack(getptr()), dims, keepdim)};
   }
-  static variable_list backward(AutogradContext* ctx, variable_list grad) {
-    const auto saved = ctx->get_saved_variables();
-    const auto dims = ctx->saved_data["dims"].toIntVector();
-    return {dispatch<kLogsumexpBackward, LogsumexpBackwardSig>(grad[0], saved[0], saved[1], dims,
-                                                               ctx->saved_data["keepdim"].toBool()),
-            Tensor(), Tensor()};
-  }
+  std::string name() const override { return "kernelwright::LogsumexpBackward"; }
 };
 
-struct SoftmaxFn : Function<SoftmaxFn> {
-  static Tensor forward(AutogradContext* ctx, const Tensor& x, int64_t dim) {
-    Tensor y = below_autograd<kSoftmax, SoftmaxSig>(x, dim);
-    ctx->save_for_backward({y});
-    ctx->saved_data["dim"] = dim;
-    return y;
+Tensor logsumexp_with_grad(const Tensor& x, const std::vector<int64_t>& dims, bool keepdim) {
+  Tensor out = below_autograd<kLogsumexp, LogsumexpSig>(x, dims, keepdim);
+  auto node = record<LogsumexpBackward>(out, x);
+  node->saved[0] = SavedVariable(x, false);
+  node->saved[1] = SavedVariable(out, /*is_output=*/true);
+  node->dims = dims;
+  node->keepdim = keepdim;
+  return out;
+}
+
+struct SoftmaxBackward : SavingNode<1> {
+  int64_t dim = 0;
+  variable_list apply(variable_list&& grad) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!grad[0].defined()) return {Tensor()};
+    return {dispatch<kSoftmaxBackward, SoftmaxBackwardSig>(grad[0], saved[0].unpack(getptr()), dim)};
   }
-  static variable_list backward(AutogradContext* ctx, variable_list grad) {
-    return {dispatch<kSoftmaxBackward, SoftmaxBackwardSig>(grad[0], ctx->get_saved_variables()[0],
-                                                           ctx->saved_data["dim"].toInt()),
-            Tensor()};
-  }
+  std::string name() const override { return "kernelwright::SoftmaxBackward"; }
 };
 
-// None arrives as an undefined tensor; Function::apply and the ops take it as nullopt.
+Tensor softmax_with_grad(const Tensor& x, int64_t dim) {
+  Tensor y = below_autograd<kSoftmax, SoftmaxSig>(x, dim);
+  auto node = record<SoftmaxBackward>(y, x);
+  node->saved[0] = SavedVariable(y, /*is_output=*/true);
+  node->dim = dim;
+  return y;
+}
+
+// None arrives as an undefined tensor; the ops take it as nullopt.
 OptTensor optional(const Tensor& t) { return t.defined() ? OptTensor(t) : std::nullopt; }
 
 // The statistics are saved, not returned: the public function returns the normalised tensor
-// alone, as torch's does.
-struct LayerNormFn : Function<LayerNormFn> {
-  static Tensor forward(AutogradContext* ctx, const Tensor& x, std::vector<int64_t> shape,
-                        const OptTensor& weight, const OptTensor& bias, double eps) {
-    auto [y, mean, rstd] = below_autograd<kLayerNorm, LayerNormSig>(x, shape, weight, bias, eps);
-    ctx->save_for_backward({x, mean, rstd, weight.value_or(Tensor())});
-    ctx->saved_data["shape"] = shape;
-    ctx->saved_data["has_bias"] = bias.has_value();
-    return y;
-  }
-  static variable_list backward(AutogradContext* ctx, variable_list grad) {
-    const auto s = ctx->get_saved_variables();
+// alone, as torch's does. Inputs (edges): x, weight, bias; absent ones have no edge to follow.
+struct LayerNormBackward : SavingNode<4> {
+  std::vector<int64_t> shape;
+  bool has_bias = false;
+  variable_list apply(variable_list&& grad) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!grad[0].defined()) return {Tensor(), Tensor(), Tensor()};
+    const Tensor weight = saved[3].unpack();
     auto [gx, gw, gb] = dispatch<kLayerNormBackward, LayerNormBackwardSig>(
-        grad[0], s[0], s[1], s[2], ctx->saved_data["shape"].toIntVector(), optional(s[3]),
-        ctx->saved_data["has_bias"].toBool());
-    return {gx, Tensor(), s[3].defined() ? gw : Tensor(),
-            ctx->saved_data["has_bias"].toBool() ? gb : Tensor(), Tensor()};
+        grad[0], saved[0].unpack(), saved[1].unpack(), saved[2].unpack(), shape, optional(weight),
+        has_bias);
+    return {gx, weight.defined() ? gw : Tensor(), has_bias ? gb : Tensor()};
   }
+  std::string name() const override { return "kernelwright::LayerNormBackward"; }
 };
 
-struct RmsNormFn : Function<RmsNormFn> {
-  static Tensor forward(AutogradContext* ctx, const Tensor& x, std::vector<int64_t> shape,
-                        const OptTensor& weight, std::optional<double> eps) {
-    auto [y, rstd] = below_autograd<kRmsNorm, RmsNormSig>(x, shape, weight, eps);
-    ctx->save_for_backward({x, rstd, weight.value_or(Tensor())});
-    ctx->saved_data["shape"] = shape;
-    return y;
-  }
-  static variable_list backward(AutogradContext* ctx, variable_list grad) {
-    const auto s = ctx->get_saved_variables();
+Tensor layer_norm_with_grad(const Tensor& x, const std::vector<int64_t>& shape, const Tensor& weight,
+                            const Tensor& bias, double eps) {
+  auto [y, mean, rstd] =
+      below_autograd<kLayerNorm, LayerNormSig>(x, shape, optional(weight), optional(bias), eps);
+  auto node = record<LayerNormBackward>(y, x, weight, bias);
+  node->saved[0] = SavedVariable(x, false);
+  node->saved[1] = SavedVariable(mean, false);
+  node->saved[2] = SavedVariable(rstd, false);
+  node->saved[3] = SavedVariable(weight, false);
+  node->shape = shape;
+  node->has_bias = bias.defined();
+  return y;
+}
+
+struct RmsNormBackward : SavingNode<3> {
+  std::vector<int64_t> shape;
+  variable_list apply(variable_list&& grad) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!grad[0].defined()) return {Tensor(), Tensor()};
+    const Tensor weight = saved[2].unpack();
     auto [gx, gw] = dispatch<kRmsNormBackward, RmsNormBackwardSig>(
-        grad[0], s[0], s[1], ctx->saved_data["shape"].toIntVector(), optional(s[2]));
-    return {gx, Tensor(), s[2].defined() ? gw : Tensor(), Tensor()};
+        grad[0], saved[0].unpack(), saved[1].unpack(), shape, optional(weight));
+    return {gx, weight.defined() ? gw : Tensor()};
   }
+  std::string name() const override { return "kernelwright::RmsNormBackward"; }
 };
+
+Tensor rms_norm_with_grad(const Tensor& x, const std::vector<int64_t>& shape, const Tensor& weight,
+                          std::optional<double> eps) {
+  auto [y, rstd] = below_autograd<kRmsNorm, RmsNormSig>(x, shape, optional(weight), eps);
+  auto node = record<RmsNormBackward>(y, x, weight);
+  node->saved[0] = SavedVariable(x, false);
+  node->saved[1] = SavedVariable(rstd, false);
+  node->saved[2] = SavedVariable(weight, false);
+  node->shape = shape;
+  return y;
+}
 
 // Only the gradients some input needs are computed: a frozen weight costs no GEMM.
-struct LinearFn : Function<LinearFn> {
-  static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& weight,
-                        const OptTensor& bias, std::string activation) {
-    Tensor y = below_autograd<kLinear, LinearSig>(x, weight, bias, activation);
-    ctx->save_for_backward({x, weight, bias.value_or(Tensor()), y});
-    ctx->saved_data["activation"] = std::move(activation);
-    return y;
-  }
-  static variable_list backward(AutogradContext* ctx, variable_list grad) {
-    const auto s = ctx->get_saved_variables();
-    const std::array<bool, 3> mask = {ctx->needs_input_grad(0), ctx->needs_input_grad(1),
-                                      s[2].defined() && ctx->needs_input_grad(2)};
+struct LinearBackward : SavingNode<4> {
+  std::string activation;
+  variable_list apply(variable_list&& grad) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!grad[0].defined()) return {Tensor(), Tensor(), Tensor()};
+    const Tensor bias = saved[2].unpack();
+    const std::array<bool, 3> mask = {task_should_compute_output(0), task_should_compute_output(1),
+                                      bias.defined() && task_should_compute_output(2)};
     auto [gx, gw, gb] = dispatch<kLinearBackward, LinearBackwardSig>(
-        grad[0], s[0], s[1], optional(s[2]), s[3], ctx->saved_data["activation"].toStringRef(),
-        mask);
-    return {mask[0] ? gx : Tensor(), mask[1] ? gw : Tensor(), mask[2] ? gb : Tensor(), Tensor()};
+        grad[0], saved[0].unpack(), saved[1].unpack(), optional(bias), saved[3].unpack(getptr()),
+        activation, mask);
+    return {mask[0] ? gx : Tensor(), mask[1] ? gw : Tensor(), mask[2] ? gb : Tensor()};
   }
+  std::string name() const override { return "kernelwright::LinearBackward"; }
 };
+
+Tensor linear_with_grad(const Tensor& x, const Tensor& weight, const Tensor& bias,
+                        const std::string& activation) {
+  Tensor y = below_autograd<kLinear, LinearSig>(x, weight, optional(bias), activation);
+  auto node = record<LinearBackward>(y, x, weight, bias);
+  node->saved[0] = SavedVariable(x, false);
+  node->saved[1] = SavedVariable(weight, false);
+  node->saved[2] = SavedVariable(bias, false);
+  node->saved[3] = SavedVariable(y, /*is_output=*/true);
+  node->activation = activation;
+  return y;
+}
 
 bool plain_tensor(PyObject* obj) { return THPVariable_CheckExact(obj); }
 
@@ -445,7 +479,7 @@ PyObject* logsumexp(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   const Tensor& x = THPVariable_Unpack(args[0]);
   const bool keepdim = args[2] == Py_True;
   return wrap_result([&] {
-    return needs_autograd(x) ? LogsumexpFn::apply(x, dims, keepdim)
+    return needs_autograd(x) ? logsumexp_with_grad(x, dims, keepdim)
                              : below_autograd<kLogsumexp, LogsumexpSig>(x, dims, keepdim);
   });
   END_HANDLE_TH_ERRORS
@@ -458,7 +492,7 @@ PyObject* softmax(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   KW_REQUIRE(nargs == 2 && plain_tensor(args[0]) && PyLong_CheckExact(args[1]) && !overflow);
   const Tensor& x = THPVariable_Unpack(args[0]);
   return wrap_result([&] {
-    return needs_autograd(x) ? SoftmaxFn::apply(x, dim) : below_autograd<kSoftmax, SoftmaxSig>(x, dim);
+    return needs_autograd(x) ? softmax_with_grad(x, dim) : below_autograd<kSoftmax, SoftmaxSig>(x, dim);
   });
   END_HANDLE_TH_ERRORS
 }
@@ -475,7 +509,7 @@ PyObject* layer_norm(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   const double eps = PyFloat_AS_DOUBLE(args[4]);
   return wrap_result([&] {
     if (needs_autograd(x) || needs_autograd(weight) || needs_autograd(bias))
-      return LayerNormFn::apply(x, shape, optional(weight), optional(bias), eps);
+      return layer_norm_with_grad(x, shape, weight, bias, eps);
     return std::get<0>(below_autograd<kLayerNorm, LayerNormSig>(x, shape, optional(weight),
                                                                 optional(bias), eps));
   });
@@ -493,7 +527,7 @@ PyObject* rms_norm(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   const std::optional<double> eps =
       args[3] == Py_None ? std::nullopt : std::optional<double>(PyFloat_AS_DOUBLE(args[3]));
   return wrap_result([&] {
-    if (needs_autograd(x) || needs_autograd(weight)) return RmsNormFn::apply(x, shape, optional(weight), eps);
+    if (needs_autograd(x) || needs_autograd(weight)) return rms_norm_with_grad(x, shape, weight, eps);
     return std::get<0>(below_autograd<kRmsNorm, RmsNormSig>(x, shape, optional(weight), eps));
   });
   END_HANDLE_TH_ERRORS
@@ -513,7 +547,7 @@ PyObject* linear(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   std::string activation(act, static_cast<size_t>(len));
   return wrap_result([&] {
     if (needs_autograd(x) || needs_autograd(weight) || needs_autograd(bias))
-      return LinearFn::apply(x, weight, optional(bias), activation);
+      return linear_with_grad(x, weight, bias, activation);
     return below_autograd<kLinear, LinearSig>(x, weight, optional(bias), activation);
   });
   END_HANDLE_TH_ERRORS
@@ -528,7 +562,7 @@ PyObject* matmul(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   const Tensor& b = THPVariable_Unpack(args[1]);
   return wrap_result([&] {
     kw::check_matmul_args(a, b);
-    if (needs_autograd(a) || needs_autograd(b)) return LinearFn::apply(a, b.t(), OptTensor(), std::string("none"));
+    if (needs_autograd(a) || needs_autograd(b)) return linear_with_grad(a, b.t(), Tensor(), "none");
     // A thin product on cuBLAS is host-bound enough for the way through linear to show.
     if (kw::matmul_goes_to_aten(a, b)) return at::matmul(a, b);
     return below_autograd<kLinear, LinearSig>(a, b.t(), OptTensor(), "none");

@@ -145,3 +145,30 @@ def test_eager_fast_path_without_autograd_matches(device, name):
     out = fast()
     assert isinstance(out, torch.Tensor) and out.grad_fn is None
     torch.testing.assert_close(out, registered(), rtol=0, atol=0)
+
+
+def test_fast_path_nodes_keep_autograd_rules(device):
+    """The nodes the fast path records for the row and GEMM ops (see also the elementwise ops'
+    test_graph_semantics_match_torch): saved tensors go through saved-tensor hooks, a freed
+    graph cannot be walked twice, and a second derivative is an error, not a wrong number."""
+    r = lambda *s: randn(s, torch.float64, device).requires_grad_()  # noqa: E731
+    x, w, b = r(6, 8), r(8), r(8)
+    calls = {
+        "logsumexp": lambda: K.logsumexp(x, 1),
+        "softmax": lambda: K.softmax(x, 1),
+        "layer_norm": lambda: K.layer_norm(x, [8], w, b),
+        "rms_norm": lambda: K.rms_norm(x, [8], w),
+        "linear": lambda: K.linear(x, r(5, 8), r(5), "sigmoid"),
+        "matmul": lambda: K.matmul(x, r(8, 3)),
+    }
+    for name, call in calls.items():
+        packed = []
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+            out = call().sum()
+        assert packed, name
+        (g,) = torch.autograd.grad(out, x, create_graph=True, retain_graph=True)
+        with pytest.raises(RuntimeError, match="not implemented"):
+            torch.autograd.grad(g.sum(), x)
+        out.backward()
+        with pytest.raises(RuntimeError, match="second time"):
+            out.backward()
