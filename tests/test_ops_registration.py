@@ -172,3 +172,27 @@ def test_fast_path_nodes_keep_autograd_rules(device):
         out.backward()
         with pytest.raises(RuntimeError, match="second time"):
             out.backward()
+
+
+# Entering forward AD makes torch script some of its own decompositions, which warns.
+@pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated:DeprecationWarning")
+def test_forward_mode_ad_is_a_clear_error(device):
+    """Forward-mode AD has no rules in kernelwright: a dual tensor is refused on both paths
+    rather than its tangent dropped, and the next call still works."""
+    import torch.autograd.forward_ad as fwAD
+
+    x = randn((4, 6), torch.float32, device)
+    w = randn((3, 6), torch.float32, device)
+    calls = {
+        "sigmoid": (K.sigmoid, torch.ops.kernelwright.sigmoid.default),
+        "mul": (lambda d: K.mul(d, x), lambda d: torch.ops.kernelwright.mul.default(d, x)),
+        "logsumexp": (lambda d: K.logsumexp(d, 1), lambda d: torch.ops.kernelwright.logsumexp.default(d, [1])),
+        "linear": (lambda d: K.linear(d, w), lambda d: torch.ops.kernelwright.linear.default(d, w)),
+    }
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(x, randn((4, 6), torch.float32, device))
+        for name, paths in calls.items():
+            for call in paths:
+                with pytest.raises(NotImplementedError, match="forward-mode AD"):
+                    call(dual)
+    torch.testing.assert_close(K.sigmoid(x), torch.sigmoid(x))

@@ -45,6 +45,10 @@ inline void check_floating(const char* op, const char* arg, const at::Tensor& t)
   TORCH_CHECK_VALUE(t.device().is_cpu() || t.device().is_cuda(), "kernelwright.", op,
                     "(): argument '", arg, "' must be on a CPU or CUDA device, but is on ",
                     t.device());
+  // Forward-mode AD has no rules here; without this its tangent would be dropped silently.
+  TORCH_CHECK_NOT_IMPLEMENTED(!t._fw_grad(/*level=*/0).defined(), "kernelwright.", op,
+                              "(): argument '", arg, "' is a forward-mode AD dual tensor; "
+                              "kernelwright ops support reverse-mode autograd only");
 }
 
 // A 0-dim CPU tensor may join tensors on another device, as in PyTorch's own binary ops.
