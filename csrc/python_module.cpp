@@ -138,10 +138,17 @@ auto record(const Tensor& out, const Ts&... inputs) {
   return node;
 }
 
-// A node holding NSaved saved tensors, dropped once the graph is freed.
+// A node holding NSaved saved tensors, dropped once the graph is freed. Its gradients come from
+// backward(grad), under the node's lock; an undefined incoming gradient gives undefined ones.
 template <size_t NSaved>
 struct SavingNode : Node {
   std::array<SavedVariable, NSaved> saved;
+  variable_list apply(variable_list&& grad) final {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!grad[0].defined()) return variable_list(num_outputs());
+    return backward(grad[0]);
+  }
+  virtual variable_list backward(const Tensor& grad) = 0;
   void release_variables() override {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto& v : saved) v.reset_data();
@@ -150,10 +157,8 @@ struct SavingNode : Node {
 
 struct EluBackward : SavingNode<1> {
   double alpha = 1.0;
-  variable_list apply(variable_list&& grad) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!grad[0].defined()) return {Tensor()};
-    return {dispatch<kEluBackward, EluBackwardSig>(grad[0], saved[0].unpack(), alpha)};
+  variable_list backward(const Tensor& grad) override {
+    return {dispatch<kEluBackward, EluBackwardSig>(grad, saved[0].unpack(), alpha)};
   }
   std::string name() const override { return "kernelwright::EluBackward"; }
 };
@@ -168,10 +173,8 @@ Tensor elu_with_grad(const Tensor& x, double alpha) {
 
 // d sigmoid = y (1 - y): the saved output is all the backward needs.
 struct SigmoidBackward : SavingNode<1> {
-  variable_list apply(variable_list&& grad) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!grad[0].defined()) return {Tensor()};
-    return {dispatch<kSigmoidBackward, Binary>(grad[0], saved[0].unpack(getptr()))};
+  variable_list backward(const Tensor& grad) override {
+    return {dispatch<kSigmoidBackward, Binary>(grad, saved[0].unpack(getptr()))};
   }
   std::string name() const override { return "kernelwright::SigmoidBackward"; }
 };
@@ -184,10 +187,8 @@ Tensor sigmoid_with_grad(const Tensor& x) {
 }
 
 struct SquareBackward : SavingNode<1> {
-  variable_list apply(variable_list&& grad) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!grad[0].defined()) return {Tensor()};
-    return {dispatch<kSquareBackward, Binary>(grad[0], saved[0].unpack())};
+  variable_list backward(const Tensor& grad) override {
+    return {dispatch<kSquareBackward, Binary>(grad, saved[0].unpack())};
   }
   std::string name() const override { return "kernelwright::SquareBackward"; }
 };
@@ -199,10 +200,8 @@ Tensor square_with_grad(const Tensor& x) {
 }
 
 struct MulBackward : SavingNode<2> {
-  variable_list apply(variable_list&& grad) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!grad[0].defined()) return {Tensor(), Tensor()};
-    auto grads = dispatch<kMulBackward, MulBackwardSig>(grad[0], saved[0].unpack(), saved[1].unpack());
+  variable_list backward(const Tensor& grad) override {
+    auto grads = dispatch<kMulBackward, MulBackwardSig>(grad, saved[0].unpack(), saved[1].unpack());
     return {task_should_compute_output(0) ? std::get<0>(grads) : Tensor(),
             task_should_compute_output(1) ? std::get<1>(grads) : Tensor()};
   }
@@ -227,15 +226,14 @@ struct AddBackward : SavingNode<0> {
   double alpha = 1.0;
   std::vector<int64_t> a_sizes, b_sizes;
   at::ScalarType a_dtype = at::kFloat, b_dtype = at::kFloat;
-  variable_list apply(variable_list&& grad) override {
-    if (!grad[0].defined()) return {Tensor(), Tensor()};
+  variable_list backward(const Tensor& grad) override {
     Tensor grad_a, grad_b;
-    if (task_should_compute_output(0)) grad_a = reduce_to(grad[0], a_sizes, a_dtype);
+    if (task_should_compute_output(0)) grad_a = reduce_to(grad, a_sizes, a_dtype);
     if (task_should_compute_output(1)) {
       // A 0-dim CPU scalar reaches the kernel by value: no fill kernel, no device read.
-      Tensor scaled = grad[0];
+      Tensor scaled = grad;
       if (alpha != 1.0)
-        scaled = dispatch<kMul, Binary>(grad[0], at::scalar_tensor(alpha, grad[0].scalar_type()));
+        scaled = dispatch<kMul, Binary>(grad, at::scalar_tensor(alpha, grad.scalar_type()));
       grad_b = reduce_to(scaled, b_sizes, b_dtype);
     }
     return {grad_a, grad_b};
@@ -257,11 +255,9 @@ Tensor add_with_grad(const Tensor& a, const Tensor& b, double alpha) {
 struct LogsumexpBackward : SavingNode<2> {
   std::vector<int64_t> dims;
   bool keepdim = false;
-  variable_list apply(variable_list&& grad) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!grad[0].defined()) return {Tensor()};
+  variable_list backward(const Tensor& grad) override {
     return {dispatch<kLogsumexpBackward, LogsumexpBackwardSig>(
-        grad[0], saved[0].unpack(), saved[1].unpack(getptr()), dims, keepdim)};
+        grad, saved[0].unpack(), saved[1].unpack(getptr()), dims, keepdim)};
   }
   std::string name() const override { return "kernelwright::LogsumexpBackward"; }
 };
@@ -278,10 +274,8 @@ Tensor logsumexp_with_grad(const Tensor& x, const std::vector<int64_t>& dims, bo
 
 struct SoftmaxBackward : SavingNode<1> {
   int64_t dim = 0;
-  variable_list apply(variable_list&& grad) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!grad[0].defined()) return {Tensor()};
-    return {dispatch<kSoftmaxBackward, SoftmaxBackwardSig>(grad[0], saved[0].unpack(getptr()), dim)};
+  variable_list backward(const Tensor& grad) override {
+    return {dispatch<kSoftmaxBackward, SoftmaxBackwardSig>(grad, saved[0].unpack(getptr()), dim)};
   }
   std::string name() const override { return "kernelwright::SoftmaxBackward"; }
 };
@@ -302,12 +296,10 @@ OptTensor optional(const Tensor& t) { return t.defined() ? OptTensor(t) : std::n
 struct LayerNormBackward : SavingNode<4> {
   std::vector<int64_t> shape;
   bool has_bias = false;
-  variable_list apply(variable_list&& grad) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!grad[0].defined()) return {Tensor(), Tensor(), Tensor()};
+  variable_list backward(const Tensor& grad) override {
     const Tensor weight = saved[3].unpack();
     auto [gx, gw, gb] = dispatch<kLayerNormBackward, LayerNormBackwardSig>(
-        grad[0], saved[0].unpack(), saved[1].unpack(), saved[2].unpack(), shape, optional(weight),
+        grad, saved[0].unpack(), saved[1].unpack(), saved[2].unpack(), shape, optional(weight),
         has_bias);
     return {gx, weight.defined() ? gw : Tensor(), has_bias ? gb : Tensor()};
   }
@@ -330,12 +322,10 @@ Tensor layer_norm_with_grad(const Tensor& x, const std::vector<int64_t>& shape, 
 
 struct RmsNormBackward : SavingNode<3> {
   std::vector<int64_t> shape;
-  variable_list apply(variable_list&& grad) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!grad[0].defined()) return {Tensor(), Tensor()};
+  variable_list backward(const Tensor& grad) override {
     const Tensor weight = saved[2].unpack();
     auto [gx, gw] = dispatch<kRmsNormBackward, RmsNormBackwardSig>(
-        grad[0], saved[0].unpack(), saved[1].unpack(), shape, optional(weight));
+        grad, saved[0].unpack(), saved[1].unpack(), shape, optional(weight));
     return {gx, weight.defined() ? gw : Tensor()};
   }
   std::string name() const override { return "kernelwright::RmsNormBackward"; }
@@ -355,14 +345,12 @@ Tensor rms_norm_with_grad(const Tensor& x, const std::vector<int64_t>& shape, co
 // Only the gradients some input needs are computed: a frozen weight costs no GEMM.
 struct LinearBackward : SavingNode<4> {
   std::string activation;
-  variable_list apply(variable_list&& grad) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!grad[0].defined()) return {Tensor(), Tensor(), Tensor()};
+  variable_list backward(const Tensor& grad) override {
     const Tensor bias = saved[2].unpack();
     const std::array<bool, 3> mask = {task_should_compute_output(0), task_should_compute_output(1),
                                       bias.defined() && task_should_compute_output(2)};
     auto [gx, gw, gb] = dispatch<kLinearBackward, LinearBackwardSig>(
-        grad[0], saved[0].unpack(), saved[1].unpack(), optional(bias), saved[3].unpack(getptr()),
+        grad, saved[0].unpack(), saved[1].unpack(), optional(bias), saved[3].unpack(getptr()),
         activation, mask);
     return {mask[0] ? gx : Tensor(), mask[1] ? gw : Tensor(), mask[2] ? gb : Tensor()};
   }
