@@ -5,6 +5,7 @@ outputs does not happen here at all: it runs in the judge process, which never l
 the candidate (see worker.py).
 """
 
+import random
 import sys
 import threading
 import types
@@ -34,13 +35,13 @@ INFO_FLAGS = {
 
 _PY_MODULES = ["time", "torch", "torch.nn.functional", "torch.cuda", "torch.testing",
                "torch.linalg", "torch.fft", "torch.special", "torch.autograd", "torch.profiler",
-               "copy", "math", "random", "json", "os"]
+               "copy", "math", "json", "os"]
 # Watched down to private names: the C op namespaces, and the harness's own modules
 # (their module-level captured clocks and helpers are what the checks call).
 _ALL_NAMES = ["torch._C._nn", "torch._C._linalg", "torch._C._fft", "torch._C._special",
               "kernelwright.timing", "kernelwright.harness.compare", "kernelwright.harness.anticheat",
               "kernelwright.harness.inputs", "kernelwright.harness.kernels", "kernelwright.harness.roofline",
-              "__main__"]
+              "random", "__main__"]
 
 
 def _settings():
@@ -80,7 +81,9 @@ def _watched_namespaces():
         if mod is None:
             continue
         yield name, vars(mod), name not in _ALL_NAMES
-    classes = [torch.Tensor, torch.nn.Module, torch.cuda.Event, torch.cuda.Stream]
+    # random's classes too: replacing SystemRandom.sample or random._urandom predicts draws.
+    classes = [torch.Tensor, torch.nn.Module, torch.cuda.Event, torch.cuda.Stream,
+               random.Random, random.SystemRandom]
     for value in list(vars(torch.nn).values()):
         if isinstance(value, type) and issubclass(value, torch.nn.Module):
             classes.append(value)

@@ -22,7 +22,6 @@ import copy
 import faulthandler
 import json
 import os
-import random
 import sys
 import time
 import traceback
@@ -30,6 +29,25 @@ import traceback
 _write = os.write
 _perf_counter = time.perf_counter
 _sleep = time.sleep
+
+
+def _os_bits(k, _urandom=os.urandom):
+    """``k`` random bits straight from the OS.  The candidate worker draws its timing scales
+    and re-checked calls here rather than through ``random.SystemRandom``, whose methods and
+    module internals (``random._urandom``) candidate code could replace to predict them."""
+    return int.from_bytes(_urandom((k + 7) // 8), "little") >> (-k % 8)
+
+
+def _os_uniform(a, b):
+    return a + (b - a) * (_os_bits(53) / float(1 << 53))
+
+
+def _os_sample(n, k):
+    """``k`` distinct integers of ``range(n)``."""
+    chosen = set()
+    while len(chosen) < min(k, n):
+        chosen.add(_os_bits(64) % n)
+    return chosen
 
 
 class Channel:
@@ -616,7 +634,6 @@ class _Candidate:
         self.keep_files = bool(job.get("keep_files"))
         self.compare, self.inputs, self.kernels = compare, inputs, kernels
         self.job, self.chan = job, chan
-        self.rng = random.SystemRandom()
         self.device = _resolve_device(job["device"], torch)
         if self.device.type == "cpu":
             _limit_memory(job.get("memory_limit_mb"))
@@ -841,12 +858,11 @@ class _Candidate:
         if on_host:
             pristine = [inputs.to_device(x, "cpu") for x in pristine]
         del first
-        rng = self.rng
         drawn = {}
 
         def make_args(i):
             k = i % len(work)
-            drawn.update(set=names[k], scale=rng.uniform(0.75, 1.25))
+            drawn.update(set=names[k], scale=_os_uniform(0.75, 1.25))
             return tuple(inputs.rescale(pristine[k], work[k], drawn["scale"]))
 
         return make_args, drawn
@@ -891,7 +907,7 @@ class _Candidate:
         min_reps = self.job["timing"]["min_reps"]
         rounds = max(1, int(self.job["timing"]["rounds"]))
         guaranteed = rounds * max(2, -(-min_reps // rounds))  # calls every timing run makes
-        chosen = set(self.rng.sample(range(guaranteed), min(3, guaranteed)))
+        chosen = _os_sample(guaranteed, 3)
         rechecks = []
         state = {"calls": 0, "pending": None, "extra": MAX_RECHECKS - len(chosen)}
 
@@ -904,7 +920,7 @@ class _Candidate:
                 # writes to them cannot turn its own re-check into a false alarm.
                 n = state["calls"]
                 state["calls"] += 1
-                extra = n not in chosen and state["extra"] > 0 and self.rng.random() < 0.02
+                extra = n not in chosen and state["extra"] > 0 and _os_bits(53) < (1 << 53) // 50
                 if n in chosen or extra:
                     state["extra"] -= extra
                     state["pending"] = dict(drawn, call=n)
@@ -914,7 +930,7 @@ class _Candidate:
             if state["pending"] is not None:
                 # Written out at once: at most one re-checked output is held in memory.
                 out, samples = self.compare.sample_leaves(
-                    out, self.job["recheck_sample_elements"], self.rng.getrandbits(62))
+                    out, self.job["recheck_sample_elements"], _os_bits(62))
                 out_cpu = {"output": _tree_to_cpu(out, torch), "samples": samples}
                 path = self.exchange.save(out_cpu, "recheck%d.pt" % len(rechecks), self.dirs)
                 rechecks.append(dict(state["pending"], output=path))
