@@ -225,6 +225,23 @@ def test_time_fn_host_ahead_hides_host_work_behind_queued_gpu_work():
     assert ahead.median_ms < 0.5 and ahead.wall_median_ms is None and ahead.clock == "cuda_event_host_ahead"
 
 
+@pytest.mark.cuda
+def test_time_fn_lead_keeps_the_gpu_busy_while_the_host_works():
+    # Nothing queued but the cache flush (tens of microseconds): 2 ms of host work in the call
+    # outlast it and are timed; a 5 ms GPU spin queued first hides them.
+    x = torch.randn(1 << 10, device="cuda")
+
+    def call():
+        time.sleep(0.002)
+        return x.mul_(1.0)
+
+    kw = dict(min_reps=5, max_reps=5, warmup=1, warmup_ms=0, budget_s=5.0, host_ahead=True)
+    behind = timing.time_fn(call, None, "cuda", **kw)
+    led = timing.time_fn(call, None, "cuda", lead_ms=5.0, **kw)
+    assert behind.median_ms > 1.5
+    assert led.median_ms < 0.5
+
+
 # --------------------------------------------------------------- anticheat
 
 

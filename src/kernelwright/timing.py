@@ -15,11 +15,14 @@
   queued GPU work).  The same call is also measured with a host clock up to a
   device-wide synchronisation (``wall_*`` fields): work that escapes the timed stream
   shows up as wall time the events did not see.
-* **CUDA, host ahead** (``host_ahead=True``, for benchmarks): no synchronisation between the
-  flush and the call, so the host's work inside the call overlaps the flush and whatever
-  ``make_args`` queued, as in a model whose host runs ahead of its GPU: the events time the
-  device's work unless the host falls behind.  No wall clock is kept (it would include the
-  flush), so work escaping the timed stream is not looked for: the harness never uses it.
+* **CUDA, host ahead** (``host_ahead=True``): no synchronisation between the flush and the
+  call, so the host's work inside the call overlaps the flush and whatever ``make_args``
+  queued, as in a model whose host runs ahead of its GPU: the events time the device's work
+  unless the host falls behind.  ``lead_ms`` also queues a GPU spin of that length after
+  the flush, so that a host slower than the flush still stays ahead: the time is then the
+  device's alone, whatever the host's speed.  No wall clock is kept (it would include the
+  flush), so work escaping the timed stream is not looked for here: the harness times
+  every call from an idle GPU first, where it is.
 * **CPU**: the same loop with a monotonic host clock.
 * **Stopping rule**: at least ``min_reps`` calls, then stop as soon as the standard
   error of the mean is below ``target_rse`` of the mean, or ``budget_s`` has been
@@ -42,6 +45,8 @@ _Event = torch.cuda.Event
 _event_record = torch.cuda.Event.record
 _event_elapsed = torch.cuda.Event.elapsed_time
 _cuda_synchronize = torch.cuda.synchronize
+_gpu_spin = torch.cuda._sleep
+_spin_cycles_per_ms = {}
 
 __all__ = ["TimingResult", "time_fn", "merge", "spin_up", "flush_buffer_bytes", "summarize"]
 
@@ -147,6 +152,7 @@ def time_fn(
     flush_cache: bool = True,
     after_call: Optional[Callable[[int, tuple, object], None]] = None,
     host_ahead: bool = False,
+    lead_ms: float = 0.0,
 ) -> TimingResult:
     """Time ``fn(*make_args(i))`` on ``device`` ("cuda", "cuda:N" or "cpu").
 
@@ -164,10 +170,13 @@ def time_fn(
 
     if on_cuda and host_ahead:
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
+        lead = int(lead_ms * _spin_rate(device)) if lead_ms > 0 else 0
 
         def one_call(i):
             args = make_args(i)
             flush()
+            if lead:
+                _gpu_spin(lead)
             _event_record(start)
             out = fn(*args)
             _event_record(end)
@@ -253,6 +262,21 @@ def time_fn(
         samples_ms=samples,
         wall_samples_ms=walls if walled else [],
     )
+
+
+def _spin_rate(device) -> float:
+    """GPU spin cycles per millisecond on ``device``, measured once per process."""
+    if device not in _spin_cycles_per_ms:
+        cycles = 1 << 21
+        start, end = _Event(enable_timing=True), _Event(enable_timing=True)
+        with torch.cuda.device(device):
+            _gpu_spin(cycles)  # the first launch loads the kernel
+            _event_record(start)
+            _gpu_spin(cycles)
+            _event_record(end)
+            _cuda_synchronize(device)
+        _spin_cycles_per_ms[device] = cycles / max(_event_elapsed(start, end), 1e-3)
+    return _spin_cycles_per_ms[device]
 
 
 def merge(parts: List[TimingResult]) -> TimingResult:

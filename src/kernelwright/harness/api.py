@@ -153,8 +153,10 @@ def _verdict(result, prepared, cand, judged, rechecked, tampered, opts):
 
     timings = cand.get("timings") or {}
     cand_t = timings.get("candidate")
-    for ref_name, key in (("eager", "speedup_vs_eager"), ("compile", "speedup_vs_compile")):
-        ref_t = timings.get(ref_name)
+    for ref_name, cand_name, key in (("eager", "candidate", "speedup_vs_eager"),
+                                     ("compile", "candidate", "speedup_vs_compile"),
+                                     ("eager_device", "candidate_device", "speedup_vs_eager_device")):
+        ref_t, cand_t = timings.get(ref_name), timings.get(cand_name)
         if cand_t and ref_t and cand_t["median_ms"] > 0:
             result[key] = ref_t["median_ms"] / cand_t["median_ms"]
 
@@ -237,7 +239,7 @@ def evaluate(problem, candidate, options=None, **overrides):
     result = {
         "problem": problem, "candidate": candidate, "verdict": "error", "reason": "",
         "flags": [], "flag_details": {}, "error_vs_fp64": None, "reference_error_vs_fp64": None,
-        "error_ratio": None, "speedup_vs_eager": None, "speedup_vs_compile": None, "timings": {},
+        "error_ratio": None, "speedup_vs_eager": None, "speedup_vs_compile": None, "speedup_vs_eager_device": None, "timings": {},
         "flops": None, "bytes": None, "gbps": None, "tflops": None, "ceiling": None,
         "fraction_of_ceiling": None, "bound_by": None, "bound": None, "design": None,
         "device": opts.device, "device_name": None, "torch_version": None, "cuda_version": None,
