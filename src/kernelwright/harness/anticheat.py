@@ -21,6 +21,7 @@ FATAL_FLAGS = {
     "stale_output": "a re-checked timed call returned a wrong result (outputs cached or reused)",
     "recycled_output": "the output was never written: it matched only when the reference's freed result was in memory",
     "output_changed_after_return": "the output kept changing after forward() returned (unsynchronised background work)",
+    "tensor_subclass_output": "forward() returned a torch.Tensor subclass the reference does not (it can defer its work past the timing)",
     "escaped_timed_stream": "device-synchronised wall time far exceeds the CUDA-event time (work outside the timed stream)",
     "tampered_harness": "torch, time or harness functions were replaced",
     "changed_global_settings": "global torch settings that change the reference's speed or precision were changed",
@@ -228,6 +229,19 @@ def aliased_outputs(outputs, inputs):
             if isinstance(x, torch.Tensor) and storages_overlap(out, x):
                 hits.append("%s aliases input %d" % (path, i))
     return hits
+
+
+def type_name(cls):
+    return "%s.%s" % (cls.__module__, cls.__qualname__)
+
+
+def subclassed_outputs(outputs, allowed):
+    """Outputs whose type is a torch.Tensor subclass not in ``allowed`` (type names): a
+    subclass can answer shape and dtype queries and run its kernels only when its values are
+    read, after the timed region, where a plain tensor's kernels were all launched in it."""
+    return ["%s is %s" % (path, type_name(type(out))) for path, out in outputs
+            if isinstance(out, torch.Tensor) and type(out) is not torch.Tensor
+            and type_name(type(out)) not in allowed]
 
 
 def mutated_inputs(inputs, pristine):

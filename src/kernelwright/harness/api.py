@@ -288,6 +288,7 @@ def evaluate(problem, candidate, options=None, **overrides):
             "inputs": prepared["path"],
             "reference_mutates_inputs": prepared["reference_mutates_inputs"],
             "reference_aliases_inputs": prepared["reference_aliases_inputs"],
+            "reference_output_types": prepared.get("output_types"),
             "handle_budget": prepared.get("handle_budget", 0),
             "dtype": (prepared.get("work") or {}).get("dtype", "float32"),
         }))

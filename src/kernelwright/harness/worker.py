@@ -319,11 +319,12 @@ class _Judge:
 
     def _references(self, x):
         """(eager, float64, reference mutates its inputs, reference output aliases them)."""
-        from kernelwright.harness.anticheat import aliased_outputs, mutated_inputs
+        from kernelwright.harness.anticheat import aliased_outputs, mutated_inputs, type_name
         from kernelwright.harness.compare import flatten
 
         torch = self.torch
         xc, eager = self._eager(x)
+        self.out_types |= {type_name(type(v)) for _, v in flatten(eager) if isinstance(v, torch.Tensor)}
         mutates = bool(mutated_inputs(xc, x))
         aliases = bool(aliased_outputs(flatten(eager), xc))
         eager = _detach_tree(eager, torch)
@@ -387,7 +388,7 @@ class _Judge:
 
         self.sets, self.expected, self.paths = [], {}, {}
         self.ref_mutates = self.ref_aliases = False
-        self.base_finite, self.dropped, self.out_dtypes = {}, [], set()
+        self.base_finite, self.dropped, self.out_dtypes, self.out_types = {}, [], set(), set()
         order = {}
         with torch.no_grad():
             for b in range(n_trials):
@@ -424,7 +425,8 @@ class _Judge:
         chan.send(event="prepared", path=setup_path, sets=[n for n, _ in self.sets], dropped=self.dropped,
                   fp64=self.fp64_where, fp64_note=self.fp64_note, notes=notes,
                   reference_mutates_inputs=self.ref_mutates, reference_aliases_inputs=self.ref_aliases,
-                  output_dtypes=sorted(self.out_dtypes), input_bytes=per_set, work=self.work,
+                  output_dtypes=sorted(self.out_dtypes), output_types=sorted(self.out_types),
+                  input_bytes=per_set, work=self.work,
                   handle_budget=self.handle_budget(), sets_by_handle=len(self.fingerprints),
                   **_environment(torch, self.device))
 
@@ -731,6 +733,7 @@ class _Candidate:
                 hits = ac.aliased_outputs(flatten(out), xc)
                 if hits and not allow_alias:
                     self.flag("output_aliases_input", "; ".join(hits))
+                self._check_output_types(out, name)
                 # Work still running after forward() returned changes the output later.
                 _sleep(0.01)
                 _sync(torch, self.device)
@@ -749,6 +752,14 @@ class _Candidate:
                 _release(torch, self.device)
         self._check_guard()
         return outputs
+
+    def _check_output_types(self, out, where):
+        from kernelwright.harness.compare import flatten
+
+        odd = self.anticheat.subclassed_outputs(flatten(out), self.output_types)
+        if odd:
+            self.flag("tensor_subclass_output", "%s on %s; the reference returns %s" % (
+                "; ".join(odd[:3]), where, ", ".join(sorted(self.output_types)) or "no tensors"))
 
     def recycling(self):
         """Candidate, then reference, then candidate again on the same inputs.
@@ -936,6 +947,7 @@ class _Candidate:
             return args
 
         def after_call(i, args, out):
+            self._check_output_types(out, "timed call %d" % i)
             if state["pending"] is not None:
                 # Written out at once: at most one re-checked output is held in memory.
                 out, samples = self.compare.sample_leaves(
@@ -1041,6 +1053,7 @@ def _run_candidate(job, chan):
     if c.holder is not None:
         c.holder.budget = int(go.get("handle_budget") or 0)
     c.setup(go["inputs"])
+    c.output_types = set(go.get("reference_output_types") or ["torch.Tensor"])
     out_paths = c.correctness(go["reference_mutates_inputs"], go["reference_aliases_inputs"])
     # The judge compares them (and deletes what only it needed) before anything else runs.
     chan.send(event="outputs", outputs=out_paths)
