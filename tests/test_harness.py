@@ -243,24 +243,16 @@ def test_cli_json_and_exit_status(tmp_path):
 
 
 @pytest.mark.cuda
-def test_gpu_speedups_are_reproducible():
-    """Two evaluations of a candidate whose time is the GPU's agree within 5%. (At 4096x4096 the
-    same Triton kernel's time is mostly its launch, and follows the host's speed, which on the
-    GPU box changes by up to 1.9x between processes: see docs/harness.md, Timing.)"""
-    a = evaluate(problem("elu_1gib"), candidate("elu_large_triton"), device="cuda", compile=False)
-    b = evaluate(problem("elu_1gib"), candidate("elu_large_triton"), device="cuda", compile=False)
-    assert a["verdict"] == b["verdict"] == "pass", (a["reason"], b["reason"])
-    assert "no_custom_kernels" not in a["flags"]
-    assert abs(a["speedup_vs_eager"] / b["speedup_vs_eager"] - 1) < 0.05
-
-
-@pytest.mark.cuda
-def test_host_bound_device_time_speedups_are_reproducible():
-    """At 4096x4096 the Triton ELU's time from an idle GPU is mostly host work; its device-time
-    speedup leaves the host out, and two evaluations agree within 5%."""
-    runs = [evaluate(problem("elu_large"), candidate("elu_large_triton"), device="cuda", compile=False)
+@pytest.mark.parametrize("name", ["elu_1gib", "elu_large"])
+def test_device_time_speedups_are_reproducible(name):
+    """Two evaluations of a Triton ELU agree within 5% in device time.  From an idle GPU its
+    launch overhead counts, and follows the host's speed, which on the GPU box changes by up to
+    1.9x between processes: four evaluations spread 12.7% at 16384x16384 (1 GiB) and 7.9% at
+    4096x4096, against 0.1% and 2.5% in device time (docs/harness.md, Timing)."""
+    runs = [evaluate(problem(name), candidate("elu_large_triton"), device="cuda", compile=False)
             for _ in range(2)]
     assert all(r["verdict"] == "pass" for r in runs), [r["reason"] for r in runs]
+    assert "no_custom_kernels" not in runs[0]["flags"]
     a, b = (r["speedup_vs_eager_device"] for r in runs)
     assert abs(a / b - 1) < 0.05, (a, b, [r["speedup_vs_eager"] for r in runs])
     t = runs[0]["timings"]
