@@ -90,6 +90,29 @@ def rescale(pristine, work, scale):
     return work
 
 
+# Share of the elements a "touched" timed call changes (see ``touch``).
+TOUCH_FRACTION = 1e-3
+
+
+def touch(work, seed, factor, fraction=TOUCH_FRACTION):
+    """Multiply a random ``fraction`` of the elements of each floating tensor in ``work`` by
+    ``factor``, in place; positions drawn from ``seed`` on the tensor's device.
+
+    A timed call whose inputs differ from the call before only there looks unchanged to a
+    cache keyed on a sample of the input values, which then returns the previous output: the
+    re-check of that call finds it wrong.  The judge rebuilds the same inputs from the seed.
+    """
+    for k, t in enumerate(work):
+        if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel() > 0:
+            g = torch.Generator(device=t.device)
+            g.manual_seed((seed + k) % (1 << 63))
+            count = max(1, int(t.numel() * fraction))
+            pos = torch.randint(t.numel(), (count,), generator=g, device=t.device)
+            idx = torch.unravel_index(pos, t.shape)
+            t.index_put_(idx, t[idx] * factor)
+    return work
+
+
 def to_float64(obj):
     if isinstance(obj, torch.Tensor):
         return obj.double() if obj.is_floating_point() else obj

@@ -549,13 +549,18 @@ class _Judge:
         results = []
         with torch.no_grad():
             for item in json.loads(arg):
-                name, scale = item.get("set"), item.get("scale")
-                if name not in self.timing_names or not isinstance(scale, float):
-                    results.append({"ok": False, "call": item.get("call"),
-                                    "reason": "inputs of the call unknown (set %r, scale %r)" % (name, scale)})
+                name, scale, touched = item.get("set"), item.get("scale"), item.get("touch")
+                if name not in self.timing_names or not isinstance(scale, float) or not (
+                        touched is None or (isinstance(touched, list) and len(touched) == 2
+                                            and isinstance(touched[0], int) and isinstance(touched[1], float))):
+                    results.append({"ok": False, "call": item.get("call"), "reason":
+                                    "inputs of the call unknown (set %r, scale %r, touch %r)" % (name, scale, touched)})
                     continue
                 x = self._load_set(name, writable=True)
-                eager, ref64, _, _ = self._references(inputs.rescale(x, x, scale))
+                inputs.rescale(x, x, scale)
+                if touched:
+                    inputs.touch(x, *touched)
+                eager, ref64, _, _ = self._references(x)
                 del x
                 # Devices were checked on the correctness trials; these copies came back via CPU.
                 data = self.exchange.load(item["output"], "cpu")
@@ -879,10 +884,18 @@ class _Candidate:
         del first
         drawn = {}
 
-        def make_args(i):
-            k = i % len(work)
-            drawn.update(set=names[k], scale=_os_uniform(0.75, 1.25))
-            return tuple(inputs.rescale(pristine[k], work[k], drawn["scale"]))
+        def make_args(i, touched=False):
+            """``touched``: the set and scale of the call before, a few elements changed."""
+            if touched and drawn:
+                k = names.index(drawn["set"])
+                drawn["touch"] = [_os_bits(62), _os_uniform(1.5, 2.0)]
+            else:
+                k = i % len(work)
+                drawn.update(set=names[k], scale=_os_uniform(0.75, 1.25), touch=None)
+            x = inputs.rescale(pristine[k], work[k], drawn["scale"])
+            if drawn["touch"]:
+                inputs.touch(x, *drawn["touch"])
+            return tuple(x)
 
         return make_args, drawn
 
@@ -932,18 +945,22 @@ class _Candidate:
         state = {"calls": 0, "pending": None, "extra": MAX_RECHECKS - len(chosen)}
 
         def make_checked_args(i):
-            args = make_args(i)
             state["pending"] = None
-            if i >= 0:
-                # Which calls are re-checked is drawn from the OS, so it cannot be predicted.
-                # The judge rebuilds the inputs from the set and the scale: a candidate that
-                # writes to them cannot turn its own re-check into a false alarm.
-                n = state["calls"]
-                state["calls"] += 1
-                extra = n not in chosen and state["extra"] > 0 and _os_bits(53) < (1 << 53) // 50
-                if n in chosen or extra:
-                    state["extra"] -= extra
-                    state["pending"] = dict(drawn, call=n)
+            if i < 0:
+                return make_args(i)
+            # Which calls are re-checked is drawn from the OS, so it cannot be predicted.
+            # The judge rebuilds the inputs from the set, the scale and the touch: a
+            # candidate that writes to them cannot turn its own re-check into a false alarm.
+            # Re-checked calls, and half the others, are touched: they repeat the call before
+            # but for a few elements, which a cache keyed on sampled values does not see.
+            n = state["calls"]
+            state["calls"] += 1
+            extra = n not in chosen and state["extra"] > 0 and _os_bits(53) < (1 << 53) // 50
+            checked = n in chosen or extra
+            args = make_args(i, touched=checked or _os_bits(1) == 1)
+            if checked:
+                state["extra"] -= extra
+                state["pending"] = dict(drawn, call=n)
             return args
 
         def after_call(i, args, out):
