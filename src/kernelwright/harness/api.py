@@ -152,7 +152,6 @@ def _verdict(result, prepared, cand, judged, rechecked, tampered, opts):
             if result["device"].startswith("cuda") else "no native code from the candidate ran"
 
     timings = cand.get("timings") or {}
-    cand_t = timings.get("candidate")
     for ref_name, cand_name, key in (("eager", "candidate", "speedup_vs_eager"),
                                      ("compile", "candidate", "speedup_vs_compile"),
                                      ("eager_device", "candidate_device", "speedup_vs_eager_device")):
@@ -239,7 +238,8 @@ def evaluate(problem, candidate, options=None, **overrides):
     result = {
         "problem": problem, "candidate": candidate, "verdict": "error", "reason": "",
         "flags": [], "flag_details": {}, "error_vs_fp64": None, "reference_error_vs_fp64": None,
-        "error_ratio": None, "speedup_vs_eager": None, "speedup_vs_compile": None, "speedup_vs_eager_device": None, "timings": {},
+        "error_ratio": None, "speedup_vs_eager": None, "speedup_vs_compile": None,
+        "speedup_vs_eager_device": None, "timings": {},
         "flops": None, "bytes": None, "gbps": None, "tflops": None, "ceiling": None,
         "fraction_of_ceiling": None, "bound_by": None, "bound": None, "design": None,
         "device": opts.device, "device_name": None, "torch_version": None, "cuda_version": None,

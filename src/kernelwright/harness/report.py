@@ -99,13 +99,14 @@ def markdown(results, summary):
     lines.append("| %.3f | %.3f | %.3f | %s | %s |" % (
         summary["fast_0"], summary["fast_1"], summary["fast_2"],
         _fmt(summary["geomean_speedup_vs_eager"], "%.3fx"), _fmt(summary["geomean_speedup_vs_compile"], "%.3fx")))
-    lines += ["", "| candidate | verdict | vs eager | vs eager, device time | vs compile | error ratio | of ceiling | flags | reason |",
-              "|---|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| candidate | verdict | vs eager | vs eager, device time | vs compile | error ratio | of ceiling "
+                  "| flags | reason |", "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         reason = (r.get("reason") or "").replace("|", "\\|").replace("\n", " ")
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             _name(r), r.get("verdict"), _fmt(r.get("speedup_vs_eager"), "%.3fx"),
-            _fmt(r.get("speedup_vs_eager_device"), "%.3fx"), _fmt(r.get("speedup_vs_compile"), "%.3fx"), _fmt(r.get("error_ratio"), "%.3g"), _of_ceiling(r),
+            _fmt(r.get("speedup_vs_eager_device"), "%.3fx"), _fmt(r.get("speedup_vs_compile"), "%.3fx"),
+            _fmt(r.get("error_ratio"), "%.3g"), _of_ceiling(r),
             ", ".join(r.get("flags") or []) or "-", reason[:160]))
     lines += ["", "## Throughput", "",
               "FLOPs as torch.utils.flop_counter counts them (elementwise ops count 0); bytes: inputs, "
@@ -187,7 +188,8 @@ def results_table(results, title="kernelwright eval"):
     for r in results:
         v = r.get("verdict", "error")
         table.add_row(_name(r), "[%s]%s[/]" % (_STYLE.get(v, ""), v), _fmt(r.get("speedup_vs_eager"), "%.3fx"),
-                      _fmt(r.get("speedup_vs_eager_device"), "%.3fx"), _fmt(r.get("speedup_vs_compile"), "%.3fx"), _fmt(r.get("error_ratio"), "%.3g"),
+                      _fmt(r.get("speedup_vs_eager_device"), "%.3fx"), _fmt(r.get("speedup_vs_compile"), "%.3fx"),
+                      _fmt(r.get("error_ratio"), "%.3g"),
                       _rate(r, "gbps", "candidate"), _rate(r, "tflops", "candidate"),
                       _of_ceiling(r), ", ".join(r.get("flags") or []) or "-", (r.get("reason") or "")[:200])
     return table
