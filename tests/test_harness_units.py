@@ -186,8 +186,10 @@ def test_merge_rounds():
     timing.spin_up("cpu")  # a no-op off the GPU
 
 
-def test_flush_buffer_at_least_twice_llc():
-    assert timing.flush_buffer_bytes("cpu") >= 2 * (1 << 20)
+def test_flush_buffer_twice_llc_within_its_cap(monkeypatch):
+    for llc, expected in ((6 << 20, 12 << 20), (480 << 20, timing.CPU_FLUSH_MAX_BYTES), (0, 64 << 20)):
+        monkeypatch.setattr(timing, "_cpu_llc_bytes", lambda: llc)
+        assert timing.flush_buffer_bytes("cpu") == expected
 
 
 @pytest.mark.cuda

@@ -5,8 +5,9 @@
 
 * **Warm-up** first (lazy initialisation, autotuning and JIT builds are not timed).
 * **Cache flush** before every call: a buffer at least twice the last-level cache
-  (the GPU's L2, read from the device properties; the CPU's LLC from sysfs) is
-  overwritten, so no call profits from data the previous one left in cache.
+  (the GPU's L2, read from the device properties; the CPU's LLC from sysfs, the buffer
+  capped at ``CPU_FLUSH_MAX_BYTES``) is overwritten, so no call profits from data the
+  previous one left in cache.
 * **Input rotation**: ``make_args(i)`` is called outside the timed region before each
   call, so callers can rotate input sets or write fresh data for every call.
 * **CUDA**: after the flush the device is synchronised, so the GPU is idle when the
@@ -94,6 +95,12 @@ def summarize(samples_ms: List[float]):
     return median, mean, std, std / math.sqrt(n)
 
 
+# Virtual machines report a last-level cache of the whole host, or an invented one (480 MiB
+# on a 2-core VM): a flush of twice that costs tens of milliseconds per timed call on the CPU.
+# No core of a current server CPU caches more than 128 MiB of what it just touched.
+CPU_FLUSH_MAX_BYTES = 256 << 20
+
+
 def _cpu_llc_bytes() -> int:
     best = 0
     base = "/sys/devices/system/cpu/cpu0/cache"
@@ -122,7 +129,7 @@ def flush_buffer_bytes(device) -> int:
         # Unknown L2: 128 MiB is twice the largest L2 shipped so far.
         return 2 * l2 if l2 > 0 else 128 << 20
     llc = _cpu_llc_bytes()
-    return 2 * llc if llc > 0 else 64 << 20
+    return min(2 * llc, CPU_FLUSH_MAX_BYTES) if llc > 0 else 64 << 20
 
 
 def _make_flush(device):
