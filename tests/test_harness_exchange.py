@@ -119,7 +119,8 @@ def test_exchange_of_a_killed_evaluation_is_removed_by_the_next(parents):
 
 def test_no_room_is_an_error_saying_why_and_the_next_evaluation_runs(tmp_path, monkeypatch):
     work = tmp_path / "work"
-    r = run("elu", "elu_correct", workdir=str(work), **small_exchange(0, monkeypatch, tmp_path))
+    r = run("elu", "elu_correct", workdir=str(work), redraw_inputs=False,
+            **small_exchange(0, monkeypatch, tmp_path))
     assert r["verdict"] == "error"
     reason = r["reason"]
     assert reason.startswith("harness (in the judge worker), reference trials: ExchangeSpaceError: "
@@ -133,19 +134,19 @@ def test_no_room_is_an_error_saying_why_and_the_next_evaluation_runs(tmp_path, m
     assert run("elu", "elu_correct", workdir=str(work))["verdict"] == "pass"
 
 
-# With room for two input sets (trial0 and one variant), the most exchange files held at once
-# is max(2S + 2O, S + 5O) = 6S: both sets and outputs until they are judged, then the timing's
-# set and at most five re-checked outputs.  Holding every file until the end took
-# 2S + 2O + R(S + O), 40 to 56 MiB here.
-PEAK = 6 * S
-
-
-def test_peak_exchange_files_fit_six_sets(tmp_path, monkeypatch):
-    room = exchange.MARGIN_BYTES + PEAK + (PEAK >> 6) + MIB
+# With two input sets (trial0 and one variant) passed as files, the most exchange files held
+# at once is max(2S + 2O, S + 5O) = 6S: both sets and outputs until they are judged, then the
+# timing's set and at most five re-checked outputs.  Holding every file until the end took
+# 2S + 2O + R(S + O), 40 to 56 MiB here.  With the sets drawn again from their seeds (the
+# default) only the outputs pass: at most 5O.
+@pytest.mark.parametrize("redraw,peak", [(False, 6 * S), (True, 5 * S)])
+def test_peak_exchange_files(tmp_path, monkeypatch, redraw, peak):
+    room = exchange.MARGIN_BYTES + peak + (peak >> 6) + MIB
     r = run("elu_4mib", "elu_correct", max_input_bytes=2 * S, workdir=str(tmp_path / "work"),
-            **small_exchange(room, monkeypatch, tmp_path))
+            redraw_inputs=redraw, **small_exchange(room, monkeypatch, tmp_path))
     assert r["verdict"] == "pass", r["reason"]
     assert set(r["correctness"]["sets"]) == {"trial0", "signed(trial0)"}
+    assert r["exchange"]["input_sets_redrawn"] == 2 * redraw
     assert 3 <= r["correctness"]["rechecked_timed_calls"] <= 5
 
 
@@ -153,7 +154,7 @@ def test_no_room_mid_evaluation_is_an_error_and_leaves_nothing(tmp_path, monkeyp
     # Room for both sets and one output, not the second output.
     room = exchange.MARGIN_BYTES + 3 * S + S // 2
     work = tmp_path / "work"
-    r = run("elu_4mib", "elu_correct", max_input_bytes=2 * S, workdir=str(work),
+    r = run("elu_4mib", "elu_correct", max_input_bytes=2 * S, workdir=str(work), redraw_inputs=False,
             **small_exchange(room, monkeypatch, tmp_path))
     assert r["verdict"] == "error"
     assert r["reason"].startswith("harness (in the candidate worker), correctness signed(trial0): "
@@ -162,6 +163,26 @@ def test_no_room_mid_evaluation_is_an_error_and_leaves_nothing(tmp_path, monkeyp
     assert "this evaluation's files there take 12.0 MiB" in r["reason"]
     assert sorted(os.listdir(str(work))) == LOGS
     assert [e for e in os.listdir(str(tmp_path)) if e.startswith(("kw-", ".kw-"))] == []
+
+
+def test_sets_are_drawn_again_only_where_the_seed_reproduces_them():
+    """A get_inputs() that ignores the seeds is caught by the judge's second draw: its sets pass
+    as files and are judged as before.  One that differs only in another process is caught by
+    the candidate worker's fingerprint check, and the evaluation runs again with the sets passed
+    as files, saying why."""
+    r = run("elu", "elu_correct")
+    assert r["verdict"] == "pass" and r["exchange"]["input_sets_redrawn"] == len(r["correctness"]["sets"])
+    r = run("elu_unseeded", "elu_correct")
+    assert r["verdict"] == "pass", r["reason"]
+    assert r["exchange"]["input_sets_redrawn"] == 0 and len(r["correctness"]["sets"]) >= 2
+    r = run("elu_per_process", "elu_correct")
+    assert r["verdict"] == "pass", r["reason"]
+    assert r["exchange"]["input_sets_redrawn"] == 0
+    assert r["notes"][0].startswith("input sets passed through files: harness (in the candidate worker), "
+                                    "correctness trial0: InputsNotReproduced: input set trial0 drawn again")
+    r = run("elu_per_process", "elu_correct", redraw_inputs=False)
+    assert r["verdict"] == "pass", r["reason"]
+    assert r["exchange"]["input_sets_redrawn"] == 0 and not any("drawn again" in n for n in r["notes"])
 
 
 @pytest.mark.cuda
@@ -268,13 +289,15 @@ def test_cuda_tensors_pass_by_handle_to_another_process(tmp_path):
 
 @pytest.mark.cuda
 def test_evaluation_passes_tensors_by_handle_or_by_file_alike():
-    """The same candidate, the GPU tensors passed by handle (default) or through files."""
-    for by_handle in (True, False):
-        r = run("elu_4mib", "elu_correct", device="cuda", device_exchange=by_handle)
-        assert r["verdict"] == "pass", (by_handle, r["reason"])
+    """The same candidate, the input sets drawn again in each worker (default) or passed, the
+    GPU tensors passed by handle (default) or through files."""
+    for redraw, by_handle in ((True, True), (False, True), (False, False)):
+        r = run("elu_4mib", "elu_correct", device="cuda", device_exchange=by_handle, redraw_inputs=redraw)
+        assert r["verdict"] == "pass", (redraw, by_handle, r["reason"])
         sets = r["exchange"]["input_sets"]
-        assert sets >= 2 and r["exchange"] == {"input_sets": sets, "input_sets_by_handle": sets * by_handle,
-                                               "outputs_by_handle": sets * by_handle}
+        assert sets >= 2 and r["exchange"] == {
+            "input_sets": sets, "input_sets_redrawn": sets * redraw,
+            "input_sets_by_handle": sets * (by_handle and not redraw), "outputs_by_handle": sets * by_handle}
 
 
 def test_handle_room_leaves_the_reference_peak_free():

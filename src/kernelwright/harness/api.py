@@ -3,8 +3,10 @@
 The harness's own interpreter never imports the problem or the candidate.  Two worker
 processes do (see worker.py): the *judge*, which runs only the problem and owns the
 reference results, and the *candidate* worker, which runs the candidate and the timed
-references.  This module starts them, relays inputs and outputs between them through
-files, enforces time and memory limits, and turns what they report into a verdict.
+references.  This module starts them, relays what passes between them (the candidate's
+outputs, and the input sets where both cannot draw them from their seeds) through files
+or CUDA IPC handles, enforces time and memory limits, and turns what they report into a
+verdict.
 """
 
 import json
@@ -56,6 +58,7 @@ class EvalOptions:
     workdir: Optional[str] = None
     keep_workdir: bool = False
     device_exchange: bool = True
+    redraw_inputs: bool = True
     env: Dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -177,7 +180,8 @@ def _verdict(result, prepared, cand, judged, rechecked, tampered, opts):
         import_s=cand.get("import_s"),
         compile_s=cand.get("compile_s"),
         # How the GPU tensors went between the workers: by CUDA IPC handle or through files.
-        exchange={"input_sets": len(sets), "input_sets_by_handle": prepared.get("sets_by_handle", 0),
+        exchange={"input_sets": len(sets), "input_sets_redrawn": prepared.get("sets_redrawn", 0),
+                  "input_sets_by_handle": prepared.get("sets_by_handle", 0),
                   "outputs_by_handle": cand.get("outputs_by_handle", 0)},
         correctness={
             "sets": sets,
@@ -234,6 +238,19 @@ def evaluate(problem, candidate, options=None, **overrides):
     """
     opts = EvalOptions.make(options, **overrides)
     t_start = time.monotonic()
+    result = _evaluate(problem, candidate, opts)
+    if result.get("cause") == "harness: inputs not reproduced":
+        # get_inputs() depends on something besides its seeds that differs between processes:
+        # the same evaluation again, with the sets passed to the candidate worker.
+        first = result["reason"]
+        result = _evaluate(problem, candidate, EvalOptions.make(opts, redraw_inputs=False))
+        result["notes"].insert(0, "input sets passed through files: %s" % first)
+    result["elapsed_s"] = time.monotonic() - t_start
+    return result
+
+
+def _evaluate(problem, candidate, opts):
+    t_start = time.monotonic()
     problem, candidate = os.path.abspath(problem), os.path.abspath(candidate)
     result = {
         "problem": problem, "candidate": candidate, "verdict": "error", "reason": "",
@@ -243,7 +260,7 @@ def evaluate(problem, candidate, options=None, **overrides):
         "flops": None, "bytes": None, "gbps": None, "tflops": None, "ceiling": None,
         "fraction_of_ceiling": None, "bound_by": None, "bound": None, "design": None,
         "device": opts.device, "device_name": None, "torch_version": None, "cuda_version": None,
-        "python_version": None, "notes": [], "log_tail": None, "phase": None,
+        "python_version": None, "notes": [], "log_tail": None, "phase": None, "cause": None,
     }
     for path, what in ((problem, "problem"), (candidate, "candidate")):
         if not os.path.isfile(path):
@@ -269,7 +286,8 @@ def evaluate(problem, candidate, options=None, **overrides):
         space = exchange.Space(workdir if opts.keep_workdir else None)
         common = dict(problem=problem, candidate=candidate, device=opts.device, workdir=workdir,
                       memory_limit_mb=mem, atol=opts.atol, rtol=opts.rtol, exchange_dirs=space.dirs,
-                      keep_files=opts.keep_workdir, device_exchange=opts.device_exchange, **seeds)
+                      keep_files=opts.keep_workdir, device_exchange=opts.device_exchange,
+                      redraw_inputs=opts.redraw_inputs, **seeds)
         judge_job = dict(common, role="judge", max_input_bytes=opts.max_input_bytes,
                          reference_cache_bytes=opts.reference_cache_bytes)
         cand_job = dict(common, role="candidate", compile=opts.compile,
@@ -315,6 +333,7 @@ def evaluate(problem, candidate, options=None, **overrides):
             reason += " (keep_workdir keeps every exchanged file, so none was freed on the way)"
         result["reason"] = "%s, %s: %s" % (who, f.phase, reason)
         result["phase"] = f.phase
+        result["cause"] = f.details.get("cause")
         result["log_tail"] = f.log_tail
         if f.details.get("traceback"):
             result["traceback"] = f.details["traceback"]

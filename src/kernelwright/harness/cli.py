@@ -49,6 +49,9 @@ def add_eval_options(p):
     p.add_argument("--keep-workdir", action="store_true", help="keep worker logs and tensors")
     p.add_argument("--no-device-exchange", action="store_true",
                    help="pass GPU tensors between the workers through files, not CUDA IPC handles")
+    p.add_argument("--no-redraw-inputs", action="store_true",
+                   help="pass the input sets to the candidate worker even when get_inputs() "
+                        "reproduces them from their seeds")
     p.add_argument("--quiet", action="store_true")
 
 
@@ -64,7 +67,8 @@ def options_from_args(args, env=None):
                        max_error_ratio=args.max_error_ratio, compile=not args.no_compile,
                        atol=args.atol, rtol=args.rtol, timing_budget_s=args.timing_budget,
                        keep_workdir=args.keep_workdir,
-                       device_exchange=not args.no_device_exchange, env=env)
+                       device_exchange=not args.no_device_exchange,
+                       redraw_inputs=not args.no_redraw_inputs, env=env)
 
 
 def run(args):

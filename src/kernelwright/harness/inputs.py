@@ -53,6 +53,39 @@ def draw_inputs(get_inputs, seed, device=None):
     return list(inputs)
 
 
+class InputsNotReproduced(RuntimeError):
+    """An input set drawn again from its seeds differs from the judge's draw."""
+
+
+def draw_set(get_inputs, recipe, trial_seeds, variant_seeds, device):
+    """Input set ``recipe`` = (trial index, variant index or None) on ``device``, drawn again
+    from its seeds exactly as the judge made it: the trial's draw, and the variant made from
+    it on the device.  Both workers call this, so a reproducible ``get_inputs()`` gives them
+    the same bytes without passing the set between them."""
+    b, k = recipe
+    x = to_device(draw_inputs(get_inputs, trial_seeds[b], device), device)
+    if k is None:
+        return x
+    return make_variant(x, VARIANTS[k], variant_seeds[k])
+
+
+def identical(a, b):
+    """True when two draws hold the same structure, values and tensor bytes."""
+    from kernelwright.harness.compare import bitwise_equal
+
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        return isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.device == b.device \
+            and a.stride() == b.stride() and bitwise_equal(a, b)
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(identical(u, v) for u, v in zip(a, b))
+    if isinstance(a, dict) or isinstance(b, dict):
+        return type(a) is type(b) and a.keys() == b.keys() and all(identical(a[k], b[k]) for k in a)
+    try:
+        return bool(a == b)
+    except Exception:  # a value whose == is not a truth value: judged unequal, the safe answer
+        return False
+
+
 def to_device(obj, device):
     if isinstance(obj, torch.Tensor):
         return obj.to(device)

@@ -97,6 +97,8 @@ def _failure(exc):
         cause = "harness: exchange space"
     elif type(exc).__name__ == "HandleError":
         cause = "harness: exchange by handle"
+    elif type(exc).__name__ == "InputsNotReproduced":
+        cause = "harness: inputs not reproduced"
     elif isinstance(exc, MemoryError) or "out of memory" in low or "can't allocate memory" in low \
             or "outofmemoryerror" in low or "cannot allocate memory" in low:
         status, cause = "crash", "out of memory"
@@ -270,6 +272,11 @@ class _Judge:
         self.fingerprint_key = None
         self.fingerprints, self.tampered = {}, None
         self.work = None
+        # Sets drawn again from their seeds (see _redrawable): {name: (trial, variant)}, the
+        # fingerprints the candidate worker checks its own draws against, and their key.
+        self.redraw, self.recipes, self.drawn = False, {}, {}
+        self.draw_key = None
+        self.drew_on_host = False
 
     def _fp64_choose(self, x, out_bytes):
         """Where float64 runs: the device when it has room for it, else the host, else nowhere."""
@@ -372,6 +379,7 @@ class _Judge:
         chan.phase("reference trials")
         seeds = job["trial_seeds"]
         first = self._draw(seeds[0])
+        self.redraw = self._redrawable(first, seeds[0])
         per_set = max(1, _nbytes(first))
         # Very large problems: a bounded number of sets keeps the time and exchange space in
         # check.  Memory does not depend on the count: sets are made, run and written one
@@ -394,16 +402,21 @@ class _Judge:
             for b in range(n_trials):
                 # Variants are made where the data lives (the device), from the draw they
                 # vary, while it is there: one draw and one variant in memory at a time.
-                x = inputs.to_device(first if b == 0 else self._draw(seeds[b]), self.device)
+                if b == 0 or not self.redraw:
+                    x = inputs.to_device(first if b == 0 else self._draw(seeds[b]), self.device)
+                else:  # exactly as the candidate worker will draw it: no fallback to the host
+                    x = inputs.draw_set(self.get_inputs, (b, None), seeds, job["variant_seeds"], self.device)
                 first = None
                 order["trial%d" % b] = b
+                self.recipes["trial%d" % b] = (b, None)
                 self._add_set("trial%d" % b, x, None, keep_budget)
                 for k, kind in enumerate(inputs.VARIANTS[:n_variants]):
                     if k % n_trials != b:
                         continue
                     name = "%s(trial%d)" % (kind, b)
                     order[name] = n_trials + k
-                    if x is None:  # the draw is read back from its file rather than held
+                    self.recipes[name] = (b, k)
+                    if x is None:  # the draw is made again or read back rather than held
                         x = self._load_set("trial%d" % b)
                     v = inputs.make_variant(x, kind, job["variant_seeds"][k])
                     x = None
@@ -419,8 +432,13 @@ class _Judge:
                          "would exceed %.0f MiB)" % (len(self.sets) - len(self.expected), len(self.sets),
                                                       self.set_ref_bytes / 2**20, keep_budget / 2**20))
 
+        redraw = None
+        if self.redraw:
+            redraw = {"key": self.draw_key,
+                      "sets": {name: list(self.recipes[name]) + [self.drawn[name]] for name, _ in self.sets}}
         setup_path = self.exchange.save({"state_dict": state, "init_inputs": init_inputs,
-                                         "sets": [(name, self.paths[name]) for name, _ in self.sets]},
+                                         "sets": [(name, self.paths[name]) for name, _ in self.sets],
+                                         "redraw": redraw},
                                         "setup.pt", self.dirs)
         chan.send(event="prepared", path=setup_path, sets=[n for n, _ in self.sets], dropped=self.dropped,
                   fp64=self.fp64_where, fp64_note=self.fp64_note, notes=notes,
@@ -428,6 +446,7 @@ class _Judge:
                   output_dtypes=sorted(self.out_dtypes), output_types=sorted(self.out_types),
                   input_bytes=per_set, work=self.work,
                   handle_budget=self.handle_budget(), sets_by_handle=len(self.fingerprints),
+                  sets_redrawn=len(self.drawn),
                   **_environment(torch, self.device))
 
     def _draw(self, seed):
@@ -436,11 +455,38 @@ class _Judge:
             return self.inputs.draw_inputs(self.get_inputs, seed, self.device)
         except self.torch.OutOfMemoryError:
             _release(self.torch, self.device)
+            self.drew_on_host = True
             return self.inputs.draw_inputs(self.get_inputs, seed)
+
+    def _redrawable(self, first, seed):
+        """Whether both workers draw the sets from their seeds instead of passing them.
+
+        A set of several GiB costs seconds each way through a file, and the judge and the
+        candidate worker each need every set more than once; drawing one on the GPU takes
+        milliseconds.  Only where ``get_inputs()`` gives the same bytes when drawn twice here,
+        on the device; the candidate worker checks each of its draws against the judge's
+        fingerprint.  Files keep the sets when asked to (``keep_files``, or
+        ``redraw_inputs=False``).
+        """
+        if self.keep_files or not self.job.get("redraw_inputs", True) or self.drew_on_host:
+            return False
+        try:
+            again = self._draw(seed)
+        except Exception:  # noqa: BLE001 - a second draw that fails is not reproducible
+            again = None
+        same = again is not None and not self.drew_on_host and self.inputs.identical(first, again)
+        del again
+        _release(self.torch, self.device)
+        if same:
+            from kernelwright.harness.handles import new_key
+
+            self.draw_key = new_key()
+        return same
 
     def _add_set(self, name, x, base, keep_budget):
         torch = self.torch
         from kernelwright.harness.compare import flatten
+        from kernelwright.harness.handles import fingerprint
 
         eager, ref64, mutates, aliases = self._references(x)
         self.ref_mutates |= mutates
@@ -455,17 +501,21 @@ class _Judge:
                             if isinstance(v, torch.Tensor)}
         if self.holder is not None and self.handle_room is None:
             self._size_handle_budget(x, eager)
-        self.paths[name] = self.exchange.save(x, "set%d.pt" % len(self.paths), self.dirs, self.holder)
+        if self.redraw:
+            self.drawn[name] = fingerprint(x, self.draw_key, torch)
+            self.paths[name] = None
+        else:
+            self.paths[name] = self.exchange.save(x, "set%d.pt" % len(self.paths), self.dirs, self.holder)
         if self.holder is not None and self.holder.holds(self.paths[name]):
             # The candidate worker maps this very memory while it copies the set.
-            from kernelwright.harness.handles import fingerprint, new_key
+            from kernelwright.harness.handles import new_key
 
             self.fingerprint_key = self.fingerprint_key or new_key()
             self.fingerprints[name] = fingerprint(x, self.fingerprint_key, torch)
         self.sets.append((name, None))
         self.set_ref_bytes = _nbytes(eager) + _nbytes(ref64)
-        # Small references stay in memory; large ones are recomputed from the set's file
-        # when the candidate's output arrives, so the judge holds no copies in between.
+        # Small references stay in memory; large ones are recomputed from the set when the
+        # candidate's output arrives, so the judge holds no copies in between.
         if self.kept_bytes + self.set_ref_bytes <= keep_budget:
             self.expected[name] = (eager, ref64)
             self.kept_bytes += self.set_ref_bytes
@@ -490,6 +540,10 @@ class _Judge:
 
     def _load_set(self, name, writable=False):
         """Set ``name`` on the device; a copy of its own when ``writable``."""
+        if self.redraw:
+            job = self.job
+            return self.inputs.draw_set(self.get_inputs, self.recipes[name], job["trial_seeds"],
+                                        job["variant_seeds"], self.device)
         path = self.paths[name]
         if self.holder is None or not self.holder.holds(path):
             return self.inputs.to_device(self.exchange.load(path, "cpu"), self.device)
@@ -508,6 +562,8 @@ class _Judge:
         return eager, ref64
 
     def _done_with(self, path):
+        if path is None:  # a set drawn again from its seeds: no file, nothing held
+            return
         if not self.keep_files:
             self.exchange.remove(path)
         if self.holder is not None:
@@ -661,6 +717,8 @@ class _Candidate:
         chan.phase("import problem")
         problem = load_module(job["problem"], "kw_problem")
         self.Model, = require(problem, ["Model"], "problem")
+        # Bound before the candidate is imported: the sets are drawn from it (see _set).
+        self.get_inputs = getattr(problem, "get_inputs", None)
         _preload_dynamo()
         self.guard = anticheat.Guard(extra=[("problem", problem), ("problem.Model", self.Model)])
         self.threads_before = anticheat.live_threads()
@@ -700,13 +758,30 @@ class _Candidate:
         if isinstance(self.cand, torch.nn.Module):
             self.cand = self.cand.to(self.device)
         self.weights = _share_weights(torch, self.cand, data["state_dict"])
-        # Input sets stay in their files and are loaded one at a time.
+        # Input sets are drawn again from their seeds, or stay in their files, and are made
+        # one at a time.
         self.sets = [(name, p) for name, p in data["sets"]]
+        self.redraw = data.get("redraw")
         self.out_bytes = 0
         self._check_guard()
 
-    def _load(self, path):
-        return self.inputs.to_device(self.exchange.load(path), self.device)
+    def _set(self, name):
+        """Input set ``name`` on the device: drawn from its seeds as the judge drew it (checked
+        against the judge's fingerprint), or loaded from what the judge passed."""
+        inputs = self.inputs
+        if not self.redraw:
+            return inputs.to_device(self.exchange.load(dict(self.sets)[name]), self.device)
+        from kernelwright.harness.handles import fingerprint
+
+        b, k, expected = self.redraw["sets"][name]
+        job = self.job
+        x = inputs.draw_set(self.get_inputs, (b, k), job["trial_seeds"], job["variant_seeds"], self.device)
+        if fingerprint(x, self.redraw["key"], self.torch) != expected:
+            raise inputs.InputsNotReproduced(
+                "input set %s drawn again from its seed in the candidate worker differs from the judge's "
+                "draw: get_inputs() does not give the same values in another process, or code loaded "
+                "there changed what it draws" % name)
+        return x
 
     def _scrub_host(self, *objs):
         """On the CPU freed memory goes back to the C allocator unpoisoned: fill it first."""
@@ -725,9 +800,9 @@ class _Candidate:
 
         outputs = {}
         with self.no_grad():
-            for k, (name, path) in enumerate(self.sets):
+            for k, (name, _) in enumerate(self.sets):
                 self.chan.phase("correctness %s" % name)
-                x = self._load(path)
+                x = self._set(name)
                 xc = inputs.clone_tree(x)
                 ac.poison_free_memory(self.device)
                 out = self._call(self.cand, xc)
@@ -776,7 +851,7 @@ class _Candidate:
         self.chan.phase("recycled-memory check")
         try:
             with self.no_grad():
-                self._recycling_rounds(self._load(self.sets[0][1]), hold=True)
+                self._recycling_rounds(self._set(self.sets[0][0]), hold=True)
         except torch.cuda.OutOfMemoryError as exc:
             # Holding every cached block left too little for the two calls: run the same
             # order again with the cache poisoned but not held.
@@ -784,7 +859,7 @@ class _Candidate:
             self.notes.append("recycled-memory check: cached memory not held during the second call "
                               "(out of device memory with it held: %s)" % str(exc).split("\n")[0][:200])
             with self.no_grad():
-                self._recycling_rounds(self._load(self.sets[0][1]), hold=False)
+                self._recycling_rounds(self._set(self.sets[0][0]), hold=False)
         _release(torch, self.device)
 
     def _recycling_rounds(self, x, hold):
@@ -803,8 +878,8 @@ class _Candidate:
             # Occupy every free cached block, so the block the reference's result is
             # freed into is the one the allocator hands out next, as in a naive harness.
             held = ac.poison_free_memory(self.device, keep=True) if hold else ac.poison_free_memory(self.device)
-            # The loaded set itself is the reference's copy (one copy fewer in memory);
-            # the next round reads it back from its file.
+            # The set itself is the reference's copy (one copy fewer in memory); the next
+            # round makes it again.
             x_second = inputs.clone_tree(x)
             x_ref, x = x, None
             ref_out = self._call(self.ref, x_ref)
@@ -825,7 +900,7 @@ class _Candidate:
             del x_ref, x_second, ref_keep, second
             if "recycled_output" in self.flags or k == rounds - 1:
                 break
-            x = self._load(self.sets[0][1])
+            x = self._set(self.sets[0][0])
 
     def _room(self):
         """(bytes this worker may still allocate on its device, where that comes from).
@@ -872,12 +947,11 @@ class _Candidate:
         """
         inputs = self.inputs
         names = _timing_sets([name for name, _ in self.sets])
-        paths = dict(self.sets)
-        first = self._load(paths[names[0]])
+        first = self._set(names[0])
         n, on_host, note = self._rotation(max(1, _nbytes(first)), len(names))
         if note:
             self.notes.append(note)
-        pristine = [first] + [self._load(paths[name]) for name in names[1:n]]
+        pristine = [first] + [self._set(name) for name in names[1:n]]
         work = [inputs.clone_tree(x) for x in pristine]
         if on_host:
             pristine = [inputs.to_device(x, "cpu") for x in pristine]
