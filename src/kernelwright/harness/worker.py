@@ -450,13 +450,18 @@ class _Judge:
                   **_environment(torch, self.device))
 
     def _draw(self, seed):
-        """One draw of the inputs, on the device where it fits, else on the host."""
-        try:
-            return self.inputs.draw_inputs(self.get_inputs, seed, self.device)
-        except self.torch.OutOfMemoryError:
-            _release(self.torch, self.device)
-            self.drew_on_host = True
-            return self.inputs.draw_inputs(self.get_inputs, seed)
+        """One draw of the inputs, on the device where it fits and where ``get_inputs()`` works
+        with the device as the default (one that draws with a CPU generator does not), else on
+        the host; an error there is the problem's own."""
+        if not self.drew_on_host:
+            try:
+                return self.inputs.draw_inputs(self.get_inputs, seed, self.device)
+            except Exception:  # noqa: BLE001 - drawn again on the host, as get_inputs() is written
+                _release(self.torch, self.device)
+                self.drew_on_host = self.device.type == "cuda"
+                if not self.drew_on_host:
+                    raise
+        return self.inputs.draw_inputs(self.get_inputs, seed)
 
     def _redrawable(self, first, seed):
         """Whether both workers draw the sets from their seeds instead of passing them.
