@@ -7,7 +7,7 @@
 
 Evaluates each case ``repeats`` times per rounds setting (in the order repeat, rounds, case,
 so that drift spreads over every setting), each in fresh worker processes, and writes the
-speedups (from an idle GPU, and in device time) and medians as JSON; the last lines printed
+speedups (the headline per-call cost, from an idle GPU, and in device time) and medians as JSON; the last lines printed
 give each case's spread, max/min - 1.  A case is a bundled problem's name (with its
 kernelwright candidate) or PROBLEM.py:CANDIDATE.py.
 """
@@ -39,7 +39,7 @@ def main():
             for case in args.problems.split(","):
                 if ":" in case:
                     prob, cand = case.split(":")
-                    name = os.path.splitext(os.path.basename(cand))[0]
+                    name = "%s:%s" % tuple(os.path.splitext(os.path.basename(f))[0] for f in (prob, cand))
                 else:
                     name, d = case, os.path.join(root, case)
                     prob, cand = os.path.join(d, "problem.py"), os.path.join(d, "candidate_kernelwright.py")
@@ -49,19 +49,22 @@ def main():
                           for k in ("eager", "candidate", "eager_device", "candidate_device")}
                 row = dict(repeat=rep, rounds=rounds, problem=name, verdict=r["verdict"], reason=r["reason"],
                            speedup_vs_eager=r["speedup_vs_eager"],
+                           speedup_vs_eager_idle=r.get("speedup_vs_eager_idle"),
                            speedup_vs_eager_device=r.get("speedup_vs_eager_device"),
+                           cost_basis=r.get("cost_basis"), flags=r.get("flags"),
                            eager_ms=median["eager"], candidate_ms=median["candidate"],
                            eager_device_ms=median["eager_device"], candidate_device_ms=median["candidate_device"],
                            launch_latency_ms=(r.get("timing_overhead") or {}).get("median_ms"),
                            elapsed_s=r["elapsed_s"])
                 rows.append(row)
-                print("repeat %d rounds %d %-16s %s: %s vs eager, %s in device time (eager %s ms, candidate "
-                      "%s ms)" % (rep, rounds, name, r["verdict"], row["speedup_vs_eager"],
-                                  row["speedup_vs_eager_device"], median["eager"], median["candidate"]),
+                print("repeat %d rounds %d %-16s %s: %s vs eager, %s from an idle GPU, %s in device time "
+                      "(eager %s ms, candidate %s ms from idle)" % (
+                          rep, rounds, name, r["verdict"], row["speedup_vs_eager"], row["speedup_vs_eager_idle"],
+                          row["speedup_vs_eager_device"], median["eager"], median["candidate"]),
                       flush=True)
     for rounds in sorted({row["rounds"] for row in rows}):
         for name in sorted({row["problem"] for row in rows}):
-            for key in ("speedup_vs_eager", "speedup_vs_eager_device"):
+            for key in ("speedup_vs_eager", "speedup_vs_eager_idle", "speedup_vs_eager_device"):
                 vals = [row[key] for row in rows if row["rounds"] == rounds and row["problem"] == name and row[key]]
                 if vals:
                     print("rounds %d %-20s %-24s %s  spread %.1f%%" % (

@@ -243,18 +243,23 @@ def test_cli_json_and_exit_status(tmp_path):
 
 
 @pytest.mark.cuda
-@pytest.mark.parametrize("name", ["elu_1gib", "elu_large"])
-def test_device_time_speedups_are_reproducible(name):
-    """Two evaluations of a Triton ELU agree within 5% in device time.  From an idle GPU its
-    launch overhead counts, and follows the host's speed, which on the GPU box changes by up to
-    1.9x between processes: four evaluations spread 12.7% at 16384x16384 (1 GiB) and 7.9% at
-    4096x4096, against 0.1% and 2.5% in device time (docs/harness.md, Timing)."""
+@pytest.mark.parametrize("name,keys", [("elu_1gib", ("speedup_vs_eager", "speedup_vs_eager_device")),
+                                       ("elu_large", ("speedup_vs_eager_device",))])
+def test_speedups_are_reproducible(name, keys):
+    """Two evaluations of a Triton ELU agree within 5% in device time, and at 1 GiB, where the
+    call is device-bound, in the headline speedup (per-call cost measured behind the gate).  From
+    an idle GPU its launch overhead counts, and follows the host's speed, which on the GPU box
+    changes by up to 1.9x between processes: four evaluations spread 12.7% at 16384x16384 (1 GiB)
+    and 7.9% at 4096x4096 (docs/harness.md, Timing).  At 4096x4096 the Triton launcher's host
+    work outlasts the kernel on some hosts: the headline then follows the host too, and says so."""
     runs = [evaluate(problem(name), candidate("elu_large_triton"), device="cuda", compile=False)
             for _ in range(2)]
     assert all(r["verdict"] == "pass" for r in runs), [r["reason"] for r in runs]
     assert "no_custom_kernels" not in runs[0]["flags"]
-    a, b = (r["speedup_vs_eager_device"] for r in runs)
-    assert abs(a / b - 1) < 0.05, (a, b, [r["speedup_vs_eager"] for r in runs])
+    for key in keys:
+        a, b = (r[key] for r in runs)
+        assert abs(a / b - 1) < 0.05, (key, a, b, [r["speedup_vs_eager_idle"] for r in runs])
     t = runs[0]["timings"]
-    assert t["candidate_device"]["clock"] == "cuda_event_host_ahead"
+    assert runs[0]["cost_basis"] == {"eager": "pipelined", "candidate": "pipelined"}
+    assert t["candidate_device"]["clock"] == "cuda_event_gated" and t["candidate_device"]["gate_timeouts"] == 0
     assert t["candidate_device"]["median_ms"] <= t["candidate"]["median_ms"]

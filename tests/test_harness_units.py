@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from kernelwright import timing
-from kernelwright.harness import anticheat, compare, inputs, report, suite
+from kernelwright.harness import anticheat, api, compare, inputs, report, suite, worker
 from kernelwright.harness.api import EvalOptions, sanitize
 
 CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
@@ -228,20 +228,56 @@ def test_time_fn_host_ahead_hides_host_work_behind_queued_gpu_work():
 
 
 @pytest.mark.cuda
-def test_time_fn_lead_keeps_the_gpu_busy_while_the_host_works():
-    # Nothing queued but the cache flush (tens of microseconds): 2 ms of host work in the call
-    # outlast it and are timed; a 5 ms GPU spin queued first hides them.
+def test_gated_time_is_the_device_work_alone_and_keeps_the_host_time():
+    # Nothing queued but the cache flush: 2 ms of host work before a tiny kernel is timed from
+    # an idle GPU; behind the gate the events see the kernel alone and the host time is kept.
     x = torch.randn(1 << 10, device="cuda")
 
     def call():
         time.sleep(0.002)
         return x.mul_(1.0)
 
-    kw = dict(min_reps=5, max_reps=5, warmup=1, warmup_ms=0, budget_s=5.0, host_ahead=True)
-    behind = timing.time_fn(call, None, "cuda", **kw)
-    led = timing.time_fn(call, None, "cuda", lead_ms=5.0, **kw)
-    assert behind.median_ms > 1.5
-    assert led.median_ms < 0.5
+    kw = dict(min_reps=5, max_reps=5, warmup=1, warmup_ms=0, budget_s=5.0)
+    idle = timing.time_fn(call, None, "cuda", **kw)
+    gated = timing.time_fn(call, None, "cuda", gate=timing.Gate("cuda"), **kw)
+    assert idle.median_ms > 1.9
+    assert gated.clock == "cuda_event_gated" and gated.gate_timeouts == 0 and gated.n == 5
+    assert gated.median_ms < 0.2 and 1.9 < gated.host_median_ms < 10
+    assert gated.pipelined_median_ms == pytest.approx(gated.host_median_ms, rel=0.1)
+
+
+def _side_stream_work(ms):
+    side = torch.cuda.Stream()
+    cycles = int(torch.cuda.get_device_properties(0).clock_rate * ms)  # clock_rate is in kHz
+
+    def call():
+        with torch.cuda.stream(side):  # never joined to the timed stream
+            torch.cuda._sleep(cycles)
+
+    return call
+
+
+@pytest.mark.cuda
+def test_gate_holds_side_stream_work_until_it_opens():
+    # 2 ms of work on another stream: the gate holds it, so it runs after the opening, where
+    # the wall clock to the device-wide sync sees it and the events do not.
+    kw = dict(min_reps=5, max_reps=5, warmup=1, warmup_ms=0, budget_s=5.0)
+    gated = timing.time_fn(_side_stream_work(2.0), None, "cuda", gate=timing.Gate("cuda"), **kw)
+    assert gated.median_ms < 0.2 and gated.wall_median_ms > 1.8 and gated.gate_timeouts == 0
+
+
+@pytest.mark.cuda
+def test_gate_opens_by_itself_for_a_call_that_waits_on_the_device():
+    x = torch.randn(1 << 10, device="cuda")
+    kw = dict(min_reps=3, max_reps=3, warmup=1, warmup_ms=0, budget_s=5.0)
+    gate = timing.Gate("cuda")
+    t0 = time.perf_counter()
+    gated = timing.time_fn(lambda: x.sum().item(), None, "cuda", gate=gate, gate_timeout_ms=30.0, **kw)
+    assert gated.gate_timeouts == 3 and gated.host_median_ms >= 29.0
+    assert time.perf_counter() - t0 < 2.0
+    # The next gated call is served as usual.
+    ok = timing.time_fn(lambda: x.mul_(1.0), None, "cuda", gate=gate, **kw)
+    assert ok.gate_timeouts == 0 and ok.median_ms < 0.2
 
 
 # --------------------------------------------------------------- anticheat
@@ -411,3 +447,49 @@ def test_launch_latency_drift_is_noted_only_beyond_the_limit():
     assert note and "10.0 to 14.0 us" in note
     assert _launch_drift(base(0.014), base(0.010))  # either direction
     assert _launch_drift(None, base(0.01)) is None and _launch_drift(base(0.0), base(0.01)) is None
+
+
+# --------------------------------------------------------------- gated timing, verdict side
+
+
+def _timed(median, wall=None, host=None, timeouts=0):
+    samples = [median] * 5
+    hosts = [host] * 5 if host is not None else []
+    return timing._result(samples, [wall] * 5 if wall is not None else [], hosts, "cuda_event_gated",
+                          "max_reps", timeouts)
+
+
+def _escape_flags(results):
+    c = object.__new__(worker._Candidate)
+    c.job, c.flags = {"escape_abs_ms": 0.02, "escape_rel": 0.15}, {}
+    c.escape_check(results)
+    return c.flags
+
+
+def test_escape_check_on_the_gated_rounds():
+    base = dict(baseline=_timed(0.010, wall=0.030), baseline_gated=_timed(0.003, wall=0.012))
+    honest = dict(base, candidate=_timed(0.50, wall=0.52), candidate_device=_timed(0.45, wall=0.46, host=0.04))
+    assert _escape_flags(honest) == {}
+    # Work that outlasts the timed stream after the gate opens.
+    late = dict(honest, candidate_device=_timed(0.01, wall=0.47, host=0.04))
+    assert "gated rounds: device-synchronised wall" in _escape_flags(late)["escaped_timed_stream"]
+    # Work done while the gate was closed (on a copy engine, say): the idle GPU saw 0.5 ms that
+    # neither the gated device time nor the host time accounts for.
+    hidden = dict(honest, candidate_device=_timed(0.01, wall=0.02, host=0.04))
+    assert "0.5000 ms from an idle GPU" in _escape_flags(hidden)["escaped_timed_stream"]
+    # A host-bound call: the idle time is its host time, accounted for.
+    host_bound = dict(base, candidate=_timed(0.30, wall=0.31), candidate_device=_timed(0.02, wall=0.03, host=0.28))
+    assert _escape_flags(host_bound) == {}
+
+
+def test_headline_cost_is_pipelined_where_measured_else_idle():
+    t = {"eager": _timed(0.060).to_dict(), "candidate": _timed(0.080).to_dict(),
+         "eager_device": _timed(0.036, wall=0.04, host=0.010).to_dict(),
+         "candidate_device": _timed(0.030, wall=0.035, host=0.045).to_dict()}
+    assert api._cost_per_call(t, "eager") == (0.036, "pipelined")
+    assert api._cost_per_call(t, "candidate") == (0.045, "pipelined")  # host-bound: its host time
+    assert api._cost_per_call(t, "compile") == (None, None)
+    t["candidate_device"] = _timed(0.030, wall=0.035, host=31.0, timeouts=5).to_dict()
+    assert api._cost_per_call(t, "candidate") == (0.080, "idle")  # it waits on the device
+    del t["eager_device"]
+    assert api._cost_per_call(t, "eager") == (0.060, "idle")

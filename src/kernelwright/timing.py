@@ -19,11 +19,19 @@
 * **CUDA, host ahead** (``host_ahead=True``): no synchronisation between the flush and the
   call, so the host's work inside the call overlaps the flush and whatever ``make_args``
   queued, as in a model whose host runs ahead of its GPU: the events time the device's work
-  unless the host falls behind.  ``lead_ms`` also queues a GPU spin of that length after
-  the flush, so that a host slower than the flush still stays ahead: the time is then the
-  device's alone, whatever the host's speed.  No wall clock is kept (it would include the
-  flush), so work escaping the timed stream is not looked for here: the harness times
-  every call from an idle GPU first, where it is.
+  unless the host falls behind.  No wall clock is kept (it would include the flush).
+* **CUDA, gated** (``gate=Gate(device)``): after the flush a gate kernel
+  (csrc/cuda/timing_gate.cu) takes every warp slot of every SM; once all of it is resident
+  the call is made and its end recorded, then the host opens the gate.  The events see the
+  call's device work alone, whatever the host's speed; no work the call sends to another
+  stream can run before the gate opens (a GPU spin queued ahead of the call would leave
+  the other SMs to such work, unseen), and a host clock from the opening to a
+  device-wide synchronisation (``wall_*``) shows work that outlasts the timed stream.  The
+  host's time inside the call is kept too (``host_*``): per call, the larger of it and the
+  device time is what the call costs a caller that keeps the GPU fed (``pipelined_*``).  A
+  call that waits on the device itself (a sync, a host copy) would wait on the closed gate:
+  the gate opens by itself after ``gate_timeout_ms`` and the call is counted in
+  ``gate_timeouts``; such a call has no pipelined cost other than its time from idle.
 * **CPU**: the same loop with a monotonic host clock.
 * **Stopping rule**: at least ``min_reps`` calls, then stop as soon as the standard
   error of the mean is below ``target_rse`` of the mean, or ``budget_s`` has been
@@ -46,10 +54,9 @@ _Event = torch.cuda.Event
 _event_record = torch.cuda.Event.record
 _event_elapsed = torch.cuda.Event.elapsed_time
 _cuda_synchronize = torch.cuda.synchronize
-_gpu_spin = torch.cuda._sleep
-_spin_cycles_per_ms = {}
 
-__all__ = ["TimingResult", "time_fn", "merge", "spin_up", "flush_buffer_bytes", "summarize"]
+__all__ = ["TimingResult", "Gate", "GateUnavailable", "time_fn", "merge", "spin_up", "flush_buffer_bytes",
+           "summarize"]
 
 
 @dataclass
@@ -67,8 +74,12 @@ class TimingResult:
     stopped_by: str
     wall_median_ms: Optional[float] = None
     wall_mean_ms: Optional[float] = None
+    host_median_ms: Optional[float] = None
+    pipelined_median_ms: Optional[float] = None
+    gate_timeouts: int = 0
     samples_ms: List[float] = field(default_factory=list, repr=False)
     wall_samples_ms: List[float] = field(default_factory=list, repr=False)
+    host_samples_ms: List[float] = field(default_factory=list, repr=False)
 
     @property
     def rse(self) -> float:
@@ -80,6 +91,7 @@ class TimingResult:
         if not samples:
             d.pop("samples_ms")
             d.pop("wall_samples_ms")
+            d.pop("host_samples_ms")
         d["rse"] = self.rse
         return d
 
@@ -145,6 +157,54 @@ def _make_flush(device):
     return flush
 
 
+class GateUnavailable(RuntimeError):
+    """The gate cannot be used here: no CUDA build of the extension, or its blocks never all
+    became resident (another process or stream holds part of the device)."""
+
+
+class Gate:
+    """The host's side of csrc/cuda/timing_gate.cu on one device.
+
+    Made before any code that is timed later is imported, so that code cannot replace the
+    function it launches through.
+    """
+
+    RESIDENT_TIMEOUT_S = 1.0
+
+    def __init__(self, device):
+        from kernelwright._build.loader import load_extension
+
+        self.device = torch.device(device)
+        launch = getattr(load_extension(), "timing_gate", None)
+        if launch is None:
+            raise GateUnavailable("this build of kernelwright has no CUDA kernels")
+        self._launch = launch
+        self._host = torch.zeros(3, dtype=torch.int32, pin_memory=True)
+        self._flags = self._host.numpy()  # the same pinned memory, read and written without torch
+        self._state = torch.zeros(2, dtype=torch.int64, device=self.device)
+        self._token = 0
+
+    def close(self, timeout_ms):
+        """Queue the gate on the current stream and return once every block of it is resident."""
+        self._token += 1
+        self._launch(self._host, self._state, self._token, int(timeout_ms * 1e6))
+        deadline = _perf_counter() + self.RESIDENT_TIMEOUT_S + timeout_ms * 1e-3
+        while self._flags[1] != self._token:
+            if _perf_counter() > deadline:
+                self.open()
+                _cuda_synchronize(self.device)
+                raise GateUnavailable("the gate's blocks did not all become resident within %.1f s: "
+                                      "another process or stream holds part of the device"
+                                      % self.RESIDENT_TIMEOUT_S)
+
+    def open(self):
+        self._flags[0] = self._token
+
+    def opened_by_timeout(self):
+        """After a synchronisation: whether the last gate opened on its own."""
+        return bool(self._flags[2] == self._token)
+
+
 def time_fn(
     fn: Callable,
     make_args: Optional[Callable[[int], tuple]] = None,
@@ -159,7 +219,8 @@ def time_fn(
     flush_cache: bool = True,
     after_call: Optional[Callable[[int, tuple, object], None]] = None,
     host_ahead: bool = False,
-    lead_ms: float = 0.0,
+    gate: Optional[Gate] = None,
+    gate_timeout_ms: float = 20.0,
 ) -> TimingResult:
     """Time ``fn(*make_args(i))`` on ``device`` ("cuda", "cuda:N" or "cpu").
 
@@ -175,15 +236,35 @@ def time_fn(
     make_args = make_args or (lambda i: ())
     flush = _make_flush(device) if flush_cache else (lambda: None)
 
-    if on_cuda and host_ahead:
+    hosts: List[float] = []
+    timeouts = [0]
+    if on_cuda and gate is not None:
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
-        lead = int(lead_ms * _spin_rate(device)) if lead_ms > 0 else 0
 
         def one_call(i):
             args = make_args(i)
             flush()
-            if lead:
-                _gpu_spin(lead)
+            gate.close(gate_timeout_ms)
+            _event_record(start)
+            t0 = _perf_counter()
+            out = fn(*args)
+            host = (_perf_counter() - t0) * 1e3
+            _event_record(end)
+            t1 = _perf_counter()
+            gate.open()
+            _cuda_synchronize(device)
+            wall = (_perf_counter() - t1) * 1e3
+            if i >= 0:
+                hosts.append(host)
+                timeouts[0] += gate.opened_by_timeout()
+            return _event_elapsed(start, end), wall, args, out
+
+    elif on_cuda and host_ahead:
+        start, end = _Event(enable_timing=True), _Event(enable_timing=True)
+
+        def one_call(i):
+            args = make_args(i)
+            flush()
             _event_record(start)
             out = fn(*args)
             _event_record(end)
@@ -251,54 +332,37 @@ def time_fn(
                 stopped_by = "precision"
                 break
 
+    walled = on_cuda and (gate is not None or not host_ahead)
+    if not on_cuda:
+        clock = "host"
+    elif gate is not None:
+        clock = "cuda_event_gated"
+    else:
+        clock = "cuda_event_host_ahead" if host_ahead else "cuda_event"
+    return _result(samples, walls if walled else [], hosts, clock, stopped_by, timeouts[0])
+
+
+def _result(samples, walls, hosts, clock, stopped_by, gate_timeouts):
     median, mean, std, stderr = summarize(samples)
-    walled = on_cuda and not host_ahead
-    wall_median, wall_mean, _, _ = summarize(walls) if walled else (None, None, None, None)
+    wall_median = wall_mean = host_median = pipelined = None
+    if walls:
+        wall_median, wall_mean, _, _ = summarize(walls)
+    if hosts:
+        host_median = summarize(hosts)[0]
+        pipelined = summarize([max(h, d) for h, d in zip(hosts, samples)])[0]
     return TimingResult(
-        median_ms=median,
-        mean_ms=mean,
-        std_ms=std,
-        stderr_ms=stderr,
-        min_ms=min(samples),
-        max_ms=max(samples),
-        n=len(samples),
-        clock=("cuda_event_host_ahead" if host_ahead else "cuda_event") if on_cuda else "host",
-        stopped_by=stopped_by,
-        wall_median_ms=wall_median,
-        wall_mean_ms=wall_mean,
-        samples_ms=samples,
-        wall_samples_ms=walls if walled else [],
-    )
-
-
-def _spin_rate(device) -> float:
-    """GPU spin cycles per millisecond on ``device``, measured once per process."""
-    if device not in _spin_cycles_per_ms:
-        cycles = 1 << 21
-        start, end = _Event(enable_timing=True), _Event(enable_timing=True)
-        with torch.cuda.device(device):
-            _gpu_spin(cycles)  # the first launch loads the kernel
-            _event_record(start)
-            _gpu_spin(cycles)
-            _event_record(end)
-            _cuda_synchronize(device)
-        _spin_cycles_per_ms[device] = cycles / max(_event_elapsed(start, end), 1e-3)
-    return _spin_cycles_per_ms[device]
+        median_ms=median, mean_ms=mean, std_ms=std, stderr_ms=stderr, min_ms=min(samples),
+        max_ms=max(samples), n=len(samples), clock=clock, stopped_by=stopped_by,
+        wall_median_ms=wall_median, wall_mean_ms=wall_mean, host_median_ms=host_median,
+        pipelined_median_ms=pipelined, gate_timeouts=gate_timeouts, samples_ms=samples,
+        wall_samples_ms=walls, host_samples_ms=hosts)
 
 
 def merge(parts: List[TimingResult]) -> TimingResult:
     """One result from several runs of the same function (e.g. interleaved rounds)."""
-    samples = [x for p in parts for x in p.samples_ms]
-    walls = [x for p in parts for x in p.wall_samples_ms]
-    median, mean, std, stderr = summarize(samples)
-    wall_median = wall_mean = None
-    if walls:
-        wall_median, wall_mean, _, _ = summarize(walls)
-    return TimingResult(
-        median_ms=median, mean_ms=mean, std_ms=std, stderr_ms=stderr, min_ms=min(samples),
-        max_ms=max(samples), n=len(samples), clock=parts[0].clock,
-        stopped_by="+".join(p.stopped_by for p in parts), wall_median_ms=wall_median,
-        wall_mean_ms=wall_mean, samples_ms=samples, wall_samples_ms=walls)
+    return _result([x for p in parts for x in p.samples_ms], [x for p in parts for x in p.wall_samples_ms],
+                   [x for p in parts for x in p.host_samples_ms], parts[0].clock,
+                   "+".join(p.stopped_by for p in parts), sum(p.gate_timeouts for p in parts))
 
 
 def spin_up(device, seconds: float = 0.3) -> None:

@@ -155,14 +155,25 @@ def _verdict(result, prepared, cand, judged, rechecked, tampered, opts):
             if result["device"].startswith("cuda") else "no native code from the candidate ran"
 
     timings = cand.get("timings") or {}
-    for ref_name, cand_name, key in (("eager", "candidate", "speedup_vs_eager"),
-                                     ("compile", "candidate", "speedup_vs_compile"),
-                                     ("eager_device", "candidate_device", "speedup_vs_eager_device")):
-        ref_t, cand_t = timings.get(ref_name), timings.get(cand_name)
-        if cand_t and ref_t and cand_t["median_ms"] > 0:
-            result[key] = ref_t["median_ms"] / cand_t["median_ms"]
+    costs = {side: _cost_per_call(timings, side) for side in ("eager", "compile", "candidate")}
+    result["cost_basis"] = {side: basis for side, (_, basis) in costs.items() if basis}
 
-    timed = {k: v for k, v in timings.items() if k not in ("baseline", "baseline_end")}
+    def median(name):
+        return (timings.get(name) or {}).get("median_ms")
+
+    for ref, key in (("eager", "speedup_vs_eager"), ("compile", "speedup_vs_compile")):
+        result[key] = _ratio(costs[ref][0], costs["candidate"][0])
+        result[key + "_idle"] = _ratio(median(ref), median("candidate"))
+        result[key + "_device"] = _ratio(median(ref + "_device"), median("candidate_device"))
+
+    for side in ("eager", "candidate"):
+        gated = timings.get(side + "_device") or {}
+        if costs[side][1] == "pipelined" and (gated.get("host_median_ms") or 0) > gated["median_ms"]:
+            result["notes"].append(
+                "%s is host-bound: %.1f us of host work per call against %.1f us on the device, so its cost "
+                "per call follows the host's speed" % (side, 1e3 * gated["host_median_ms"], 1e3 * gated["median_ms"]))
+
+    timed = {k: v for k, v in timings.items() if k not in ("baseline", "baseline_end", "baseline_gated")}
     work = prepared.get("work") or {}
     result.update(roofline.result_fields(work, timed, cand.get("ceiling")))
     result.update(
@@ -175,6 +186,7 @@ def _verdict(result, prepared, cand, judged, rechecked, tampered, opts):
         timings=timed,
         timing_overhead=timings.get("baseline"),
         timing_overhead_end=timings.get("baseline_end"),
+        timing_overhead_gated=timings.get("baseline_gated"),
         kernels=kern or None,
         weights=cand.get("weights"),
         import_s=cand.get("import_s"),
@@ -217,6 +229,23 @@ def _verdict(result, prepared, cand, judged, rechecked, tampered, opts):
             len(sets), "; %.3gx vs eager" % sp if sp else "")
 
 
+def _cost_per_call(timings, side):
+    """(ms, basis): what one call of ``side`` costs.  "pipelined", where the gated rounds
+    measured it: the larger of its device and host times, as a caller that keeps the GPU fed
+    pays per call; "idle", its time from an idle GPU, where they did not (the CPU, no gate) or
+    where the call waited on the device itself and so cannot run ahead of it."""
+    gated, idle = timings.get(side + "_device"), timings.get(side)
+    if gated and gated.get("pipelined_median_ms") and not gated.get("gate_timeouts"):
+        return gated["pipelined_median_ms"], "pipelined"
+    if idle:
+        return idle["median_ms"], "idle"
+    return None, None
+
+
+def _ratio(a, b):
+    return a / b if a and b and b > 0 else None
+
+
 def _launch_drift(before, after, limit=1.25):
     """A note when the launch latency of a tiny op moved by more than ``limit`` during timing:
     a call whose time is mostly host work then reads faster or slower with the host's speed."""
@@ -256,7 +285,8 @@ def _evaluate(problem, candidate, opts):
         "problem": problem, "candidate": candidate, "verdict": "error", "reason": "",
         "flags": [], "flag_details": {}, "error_vs_fp64": None, "reference_error_vs_fp64": None,
         "error_ratio": None, "speedup_vs_eager": None, "speedup_vs_compile": None,
-        "speedup_vs_eager_device": None, "timings": {},
+        "speedup_vs_eager_idle": None, "speedup_vs_compile_idle": None,
+        "speedup_vs_eager_device": None, "speedup_vs_compile_device": None, "cost_basis": {}, "timings": {},
         "flops": None, "bytes": None, "gbps": None, "tflops": None, "ceiling": None,
         "fraction_of_ceiling": None, "bound_by": None, "bound": None, "design": None,
         "device": opts.device, "device_name": None, "torch_version": None, "cuda_version": None,

@@ -99,12 +99,13 @@ def markdown(results, summary):
     lines.append("| %.3f | %.3f | %.3f | %s | %s |" % (
         summary["fast_0"], summary["fast_1"], summary["fast_2"],
         _fmt(summary["geomean_speedup_vs_eager"], "%.3fx"), _fmt(summary["geomean_speedup_vs_compile"], "%.3fx")))
-    lines += ["", "| candidate | verdict | vs eager | vs eager, device time | vs compile | error ratio | of ceiling "
-                  "| flags | reason |", "|---|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| candidate | verdict | vs eager | vs eager, idle GPU | vs eager, device time | vs compile "
+                  "| error ratio | of ceiling | flags | reason |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         reason = (r.get("reason") or "").replace("|", "\\|").replace("\n", " ")
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             _name(r), r.get("verdict"), _fmt(r.get("speedup_vs_eager"), "%.3fx"),
+            _fmt(r.get("speedup_vs_eager_idle"), "%.3fx"),
             _fmt(r.get("speedup_vs_eager_device"), "%.3fx"), _fmt(r.get("speedup_vs_compile"), "%.3fx"),
             _fmt(r.get("error_ratio"), "%.3g"), _of_ceiling(r),
             ", ".join(r.get("flags") or []) or "-", reason[:160]))
@@ -180,15 +181,15 @@ def results_table(results, title="kernelwright eval"):
 
     table = Table(title=title)
     right = {"justify": "right"}
-    for col, kw in (("candidate", {}), ("verdict", {}), ("vs eager", right), ("device time", right),
-                    ("vs compile", right),
+    for col, kw in (("candidate", {}), ("verdict", {}), ("vs eager", right), ("idle GPU", right),
+                    ("device time", right), ("vs compile", right),
                     ("err ratio", right), ("GB/s", right), ("TFLOP/s", right), ("of ceiling", right),
                     ("flags", {}), ("reason", {"overflow": "fold"})):
         table.add_column(col, **kw)
     for r in results:
         v = r.get("verdict", "error")
         table.add_row(_name(r), "[%s]%s[/]" % (_STYLE.get(v, ""), v), _fmt(r.get("speedup_vs_eager"), "%.3fx"),
-                      _fmt(r.get("speedup_vs_eager_device"), "%.3fx"), _fmt(r.get("speedup_vs_compile"), "%.3fx"),
+                      _fmt(r.get("speedup_vs_eager_idle"), "%.3fx"), _fmt(r.get("speedup_vs_eager_device"), "%.3fx"), _fmt(r.get("speedup_vs_compile"), "%.3fx"),
                       _fmt(r.get("error_ratio"), "%.3g"),
                       _rate(r, "gbps", "candidate"), _rate(r, "tflops", "candidate"),
                       _of_ceiling(r), ", ".join(r.get("flags") or []) or "-", (r.get("reason") or "")[:200])
@@ -230,9 +231,13 @@ def print_result(result, console):
             tm["median_ms"], tm["mean_ms"], 100 * tm["rse"] if tm.get("rse") is not None else float("nan"),
             tm["n"], tm["stopped_by"]))
     if result.get("speedup_vs_eager"):
-        t.add_row("speedup", "%.3fx vs eager (%s in device time), %s vs torch.compile" % (
-            result["speedup_vs_eager"], _fmt(result.get("speedup_vs_eager_device"), "%.3fx"),
-            _fmt(result.get("speedup_vs_compile"), "%.3fx")))
+        basis = result.get("cost_basis") or {}
+        t.add_row("speedup", "%.3fx vs eager (%s from an idle GPU, %s in device time), %s vs torch.compile; "
+                  "per-call cost: %s" % (
+                      result["speedup_vs_eager"], _fmt(result.get("speedup_vs_eager_idle"), "%.3fx"),
+                      _fmt(result.get("speedup_vs_eager_device"), "%.3fx"),
+                      _fmt(result.get("speedup_vs_compile"), "%.3fx"),
+                      ", ".join("%s %s" % kv for kv in sorted(basis.items())) or "-"))
     if result.get("bytes") is not None:
         t.add_row("work", "%s, %s (one forward of the reference)" % (
             _si(result["flops"], "FLOP"), _si(result["bytes"], "B")))
