@@ -789,17 +789,21 @@ class _Candidate:
         inputs = self.inputs
         if not self.redraw:
             return inputs.to_device(self.exchange.load(dict(self.sets)[name]), self.device)
-        from kernelwright.harness.handles import fingerprint
-
-        b, k, expected = self.redraw["sets"][name]
+        b, k, _ = self.redraw["sets"][name]
         job = self.job
         x = inputs.draw_set(self.get_inputs, (b, k), job["trial_seeds"], job["variant_seeds"], self.device)
-        if fingerprint(x, self.redraw["key"], self.torch) != expected:
+        if not self._as_drawn(name, x):
             raise inputs.InputsNotReproduced(
                 "input set %s drawn again from its seed in the candidate worker differs from the judge's "
                 "draw: get_inputs() does not give the same values in another process, or code loaded "
                 "there changed what it draws" % name)
         return x
+
+    def _as_drawn(self, name, x):
+        """Whether ``x`` holds set ``name`` as the judge drew it (by its keyed fingerprint)."""
+        from kernelwright.harness.handles import fingerprint
+
+        return fingerprint(x, self.redraw["key"], self.torch) == self.redraw["sets"][name][2]
 
     def _scrub_host(self, *objs):
         """On the CPU freed memory goes back to the C allocator unpoisoned: fill it first."""
@@ -820,12 +824,19 @@ class _Candidate:
         with self.no_grad():
             for k, (name, _) in enumerate(self.sets):
                 self.chan.phase("correctness %s" % name)
-                x = self._set(name)
-                xc = inputs.clone_tree(x)
+                # Drawn sets are checked against their fingerprint after the call, and drawn a
+                # second time only to name the inputs that changed: one copy of a large set
+                # fewer in memory while the candidate runs.
+                xc = self._set(name)
+                x = None if self.redraw else inputs.clone_tree(xc)
                 ac.poison_free_memory(self.device)
                 out = self._call(self.cand, xc)
                 snap = _detach_tree(out, torch)
-                bad = ac.mutated_inputs(xc, x)
+                if x is None and not self._as_drawn(name, xc):
+                    x = self._set(name)
+                    bad = ac.mutated_inputs(xc, x) or ["within a nested input"]
+                else:
+                    bad = ac.mutated_inputs(xc, x) if x is not None else []
                 if bad and not allow_mutation:
                     self.flag("input_mutated", "input(s) %s changed by forward() on %s" % (bad, name))
                 hits = ac.aliased_outputs(flatten(out), xc)
