@@ -358,7 +358,8 @@ def test_load_results_cuts_torn_line(tmp_path):
 
 def test_summary_fast_p_and_geomean(tmp_path):
     results = [
-        {"id": "a", "verdict": "pass", "speedup_vs_eager": 4.0, "flags": []},
+        {"id": "a", "verdict": "pass", "speedup_vs_eager": 4.0, "speedup_vs_eager_idle": 3.0,
+         "speedup_vs_eager_device": 4.5, "cost_basis": {"eager": "pipelined", "candidate": "idle"}, "flags": []},
         {"id": "b", "verdict": "pass", "speedup_vs_eager": 1.0, "flags": []},
         {"id": "c", "verdict": "pass", "speedup_vs_eager": 0.5, "flags": []},
         {"id": "d", "verdict": "fail", "speedup_vs_eager": 9.0, "flags": ["stale_output"]},
@@ -370,6 +371,14 @@ def test_summary_fast_p_and_geomean(tmp_path):
     assert open(paths["plot"], "rb").read(8) == b"\x89PNG\r\n\x1a\n"
     md = open(paths["markdown"]).read()
     assert "fast_1" in md and "stale_output" in md
+    assert "| vs eager | vs eager, idle GPU | vs eager, device time |" in md and "| 4.000x | 3.000x | 4.500x |" in md
+    from rich.console import Console
+
+    console = Console(record=True, width=200)
+    report.print_result(dict(results[0], reason="ok", flag_details={}), console)
+    text = console.export_text()
+    assert "4.000x vs eager (3.000x from an idle GPU, 4.500x in device time)" in text
+    assert "per-call cost: candidate idle, eager pipelined" in text
 
 
 def test_sanitize_and_options():
