@@ -246,6 +246,36 @@ def test_gated_time_is_the_device_work_alone_and_keeps_the_host_time():
     assert gated.pipelined_median_ms == pytest.approx(gated.host_median_ms, rel=0.1)
 
 
+def test_gated_loop_bookkeeping_without_a_gpu(monkeypatch):
+    # The gated loop's own arithmetic with the CUDA calls replaced: a device time of 0.5 ms per
+    # call, 2 ms of host work, a gate that opened by its timeout on every other call; warm-up
+    # calls count in none of it.
+    class FakeGate:
+        def __init__(self):
+            self.closed = self.opened = 0
+
+        def close(self, timeout_ms):
+            self.closed += 1
+
+        def open(self):
+            self.opened += 1
+
+        def opened_by_timeout(self):
+            return self.opened % 2 == 0
+
+    monkeypatch.setattr(timing, "_Event", lambda enable_timing: None)
+    monkeypatch.setattr(timing, "_event_record", lambda event: None)
+    monkeypatch.setattr(timing, "_event_elapsed", lambda start, end: 0.5)
+    monkeypatch.setattr(timing, "_cuda_synchronize", lambda device: None)
+    gate = FakeGate()
+    r = timing.time_fn(lambda: time.sleep(0.002), None, "cuda:0", gate=gate, flush_cache=False, warmup=2,
+                       warmup_ms=0, min_reps=6, max_reps=6)
+    assert gate.closed == gate.opened == 8 and r.clock == "cuda_event_gated" and r.n == 6
+    assert r.median_ms == 0.5 and r.gate_timeouts == 3
+    assert 1.9 < r.host_median_ms < 20 and r.pipelined_median_ms == r.host_median_ms
+    assert len(r.wall_samples_ms) == len(r.host_samples_ms) == 6
+
+
 def _side_stream_work(ms):
     side = torch.cuda.Stream()
     cycles = int(torch.cuda.get_device_properties(0).clock_rate * ms)  # clock_rate is in kHz

@@ -236,9 +236,8 @@ def time_fn(
     make_args = make_args or (lambda i: ())
     flush = _make_flush(device) if flush_cache else (lambda: None)
 
-    hosts: List[float] = []
-    timeouts = [0]
-    if on_cuda and gate is not None:
+    gated = on_cuda and gate is not None
+    if gated:
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
 
         def one_call(i):
@@ -254,10 +253,7 @@ def time_fn(
             gate.open()
             _cuda_synchronize(device)
             wall = (_perf_counter() - t1) * 1e3
-            if i >= 0:
-                hosts.append(host)
-                timeouts[0] += gate.opened_by_timeout()
-            return _event_elapsed(start, end), wall, args, out
+            return _event_elapsed(start, end), wall, host, args, out
 
     elif on_cuda and host_ahead:
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
@@ -269,7 +265,7 @@ def time_fn(
             out = fn(*args)
             _event_record(end)
             _cuda_synchronize(device)
-            return _event_elapsed(start, end), None, args, out
+            return _event_elapsed(start, end), None, None, args, out
 
     elif on_cuda:
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
@@ -284,7 +280,7 @@ def time_fn(
             _event_record(end)
             _cuda_synchronize(device)
             wall = (_perf_counter() - t0) * 1e3
-            return _event_elapsed(start, end), wall, args, out
+            return _event_elapsed(start, end), wall, None, args, out
 
     else:
 
@@ -294,7 +290,7 @@ def time_fn(
             t0 = _perf_counter()
             out = fn(*args)
             wall = (_perf_counter() - t0) * 1e3
-            return wall, wall, args, out
+            return wall, wall, None, args, out
 
     begin = _perf_counter()
     i = 0
@@ -308,12 +304,17 @@ def time_fn(
 
     samples: List[float] = []
     walls: List[float] = []
+    hosts: List[float] = []
+    timeouts = 0
     begin = _perf_counter()
     stopped_by = "max_reps"
     for i in range(max_reps):
-        t, wall, args, out = one_call(i)
+        t, wall, host, args, out = one_call(i)
         samples.append(t)
         walls.append(wall)
+        if gated:
+            hosts.append(host)
+            timeouts += gate.opened_by_timeout()
         if after_call is not None:
             # The caller's bookkeeping (copying a large output away) is not charged to the budget.
             t_after = _perf_counter()
@@ -332,14 +333,14 @@ def time_fn(
                 stopped_by = "precision"
                 break
 
-    walled = on_cuda and (gate is not None or not host_ahead)
+    walled = gated or (on_cuda and not host_ahead)
     if not on_cuda:
         clock = "host"
-    elif gate is not None:
+    elif gated:
         clock = "cuda_event_gated"
     else:
         clock = "cuda_event_host_ahead" if host_ahead else "cuda_event"
-    return _result(samples, walls if walled else [], hosts, clock, stopped_by, timeouts[0])
+    return _result(samples, walls if walled else [], hosts, clock, stopped_by, timeouts)
 
 
 def _result(samples, walls, hosts, clock, stopped_by, gate_timeouts):

@@ -406,13 +406,13 @@ class _Judge:
             for b in range(n_trials):
                 # Variants are made where the data lives (the device), from the draw they
                 # vary, while it is there: one draw and one variant in memory at a time.
+                order["trial%d" % b] = b
+                self.recipes["trial%d" % b] = (b, None)
                 if b == 0 or not self.redraw:
                     x = inputs.to_device(first if b == 0 else self._draw(seeds[b]), self.device)
                 else:  # exactly as the candidate worker will draw it: no fallback to the host
-                    x = inputs.draw_set(self.get_inputs, (b, None), seeds, job["variant_seeds"], self.device)
+                    x = self._load_set("trial%d" % b)
                 first = None
-                order["trial%d" % b] = b
-                self.recipes["trial%d" % b] = (b, None)
                 self._add_set("trial%d" % b, x, None, keep_budget)
                 for k, kind in enumerate(inputs.VARIANTS[:n_variants]):
                     if k % n_trials != b:
