@@ -47,6 +47,8 @@ def main():
                              env=worker_env)
                 median = {k: (r["timings"].get(k) or {}).get("median_ms")
                           for k in ("eager", "candidate", "eager_device", "candidate_device")}
+                host = {k: (r["timings"].get(k + "_device") or {}).get("host_median_ms")
+                        for k in ("eager", "candidate")}
                 row = dict(repeat=rep, rounds=rounds, problem=name, verdict=r["verdict"], reason=r["reason"],
                            speedup_vs_eager=r["speedup_vs_eager"],
                            speedup_vs_eager_idle=r.get("speedup_vs_eager_idle"),
@@ -54,6 +56,7 @@ def main():
                            cost_basis=r.get("cost_basis"), flags=r.get("flags"),
                            eager_ms=median["eager"], candidate_ms=median["candidate"],
                            eager_device_ms=median["eager_device"], candidate_device_ms=median["candidate_device"],
+                           eager_host_ms=host["eager"], candidate_host_ms=host["candidate"],
                            launch_latency_ms=(r.get("timing_overhead") or {}).get("median_ms"),
                            elapsed_s=r["elapsed_s"])
                 rows.append(row)
