@@ -236,6 +236,8 @@ def test_cli_json_and_exit_status(tmp_path):
                 "gbps", "tflops", "ceiling", "fraction_of_ceiling", "bound_by", "bound", "design"):
         assert key in r
     assert r["verdict"] == "pass" and "PASS" in p.stdout
+    assert r["speedup_vs_eager"] > 0 and r["speedup_vs_eager_idle"] is None and r["cost_basis"] == {
+        "eager": "idle", "candidate": "idle"}
     assert "bound" in p.stdout and r["bound"].split(":")[0] in " ".join(p.stdout.split())
     p = _cli(problem("linear_relu"), candidate("linear_relu_wrong"), "--device", "cpu", "--trials", "1",
              "--no-compile", "--timing-budget", "0.1")
