@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build (timed), CUDA tests, benchmarks. Logs go to $OUT (default
 # ./out); the last lines printed are a short summary table.
-#   scripts/gpu_check.sh [build] [test] [bench] [gemm] [kernels] [smoke] [run]
+#   scripts/gpu_check.sh [build] [test] [bench] [gemm] [kernels] [smoke] [run] [suite]
 #   (default: build test bench)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -79,6 +79,24 @@ if [[ " $stages " == *" run "* ]]; then
     summary+=("kernelwright run --precision $prec: rc=$?")
     tail -15 "$OUT/run_$prec.log"
   done
+fi
+
+if [[ " $stages " == *" suite "* ]]; then
+  # SUITES: suite directories; SUITE_OUT (default /tmp/kw_suites) keeps results.jsonl between
+  # calls, so a suite cut off by a time limit resumes where it stopped.  SUITE_ARGS: extra
+  # `kernelwright eval` options; SUITE_SECONDS (default 480) bounds the stage, interrupted
+  # as Ctrl-C would, so that the tarball with everything still gets written.
+  suite_out=${SUITE_OUT:-/tmp/kw_suites}
+  deadline=$(( $(date +%s) + ${SUITE_SECONDS:-480} ))
+  mkdir -p "$suite_out"
+  for dir in ${SUITES:?SUITES names the suite directories}; do
+    name=$(echo "$dir" | tr '/' '_')
+    timeout -s INT -k 20 $(( deadline - $(date +%s) )) kernelwright eval --suite "$dir" --out "$suite_out/$name" ${SUITE_ARGS:-} \
+      >>"$suite_out/$name.log" 2>&1
+    summary+=("suite $dir: rc=$? ($(grep -c . "$suite_out/$name/results.jsonl" 2>/dev/null || echo 0) results)")
+    tail -4 "$suite_out/$name.log"
+  done
+  tar -czf "$OUT/suites.tar.gz" -C "$suite_out" .
 fi
 
 echo "==== summary"

@@ -4,8 +4,10 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 from kernelwright.harness import evaluate_suite
 
@@ -81,3 +83,60 @@ def test_suite_cli_exit_status(tmp_path):
                         "--timing-budget", "0.1"], capture_output=True, text=True, env=env, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "fast_1" in p.stdout and os.path.exists(tmp_path / "o" / "speedups.png")
+
+
+def _processes_mentioning(text):
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                if text.encode() in f.read():
+                    found.append(int(pid))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def test_suite_interrupted_keeps_results_and_kills_workers_at_once(tmp_path):
+    d = tmp_path / "s"
+    (d / "elu" / "candidates").mkdir(parents=True)
+    shutil.copy(os.path.join(CASES, "problems", "elu.py"), d / "elu" / "problem.py")
+    for name, source in (("a_good", "elu_correct"), ("b_hangs", "hangs"), ("c_good", "elu_correct")):
+        shutil.copy(os.path.join(CASES, "candidates", source + ".py"), d / "elu" / "candidates" / (name + ".py"))
+    out = tmp_path / "o"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.Popen([sys.executable, "-m", "kernelwright.harness.cli", "eval", "--suite", str(d),
+                          "--out", str(out), "--device", "cpu", "--trials", "1", "--no-compile",
+                          "--timing-budget", "0.1", "--timeout", "600"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        deadline = time.time() + 240
+        # Wait until the hanging candidate's worker is the one running.
+        while not os.path.exists(out / "work" / "elu__b_hangs" / "candidate.log"):
+            assert p.poll() is None and time.time() < deadline, p.stdout.read()
+            time.sleep(0.2)
+        time.sleep(3)
+        p.send_signal(signal.SIGINT)
+        t0 = time.time()
+        stdout, _ = p.communicate(timeout=30)
+    finally:
+        p.kill()
+    assert time.time() - t0 < 20, "the interruption waited for the running evaluation"
+    assert p.returncode == 130, stdout
+    assert "interrupted with 1 of 3 results" in " ".join(stdout.split()), stdout
+    assert [r["id"] for r in _lines(out / "results.jsonl")] == ["elu/a_good"]
+    assert _processes_mentioning(str(out)) == []
+
+
+def test_suite_without_pairs_says_which_layouts_it_reads(tmp_path):
+    (tmp_path / "s" / "task").mkdir(parents=True)
+    (tmp_path / "s" / "task" / "problem.py").write_text("")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    for suite, why in ((tmp_path / "s", "TASK/candidates/*.py"), (tmp_path / "missing", "no such directory")):
+        p = subprocess.run([sys.executable, "-m", "kernelwright.harness.cli", "eval", "--suite", str(suite),
+                            "--out", str(tmp_path / "o"), "--device", "cpu"],
+                           capture_output=True, text=True, env=env, timeout=120)
+        said = "".join(p.stdout.split())
+        assert p.returncode == 2 and "Traceback" not in p.stdout + p.stderr, p.stdout + p.stderr
+        assert "--suite:" in said and str(suite) in said and why.replace(" ", "") in said, p.stdout
+    assert not os.path.exists(tmp_path / "o")

@@ -100,7 +100,7 @@ def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from kernelwright.harness.report import print_bounds, results_table
-    from kernelwright.harness.suite import evaluate_suite
+    from kernelwright.harness.suite import SuiteInterrupted, evaluate_suite
 
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=False)
@@ -113,9 +113,16 @@ def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None):
         progress.advance(state["task"])
         progress.console.print("%-40s %s  %s" % (rec["id"], rec.get("verdict"), (rec.get("reason") or "")[:100]))
 
-    with progress:
-        summary = evaluate_suite(suite_dir, out_dir, options, jobs=jobs,
-                                 on_start=on_start, on_result=on_result)
+    try:
+        with progress:
+            summary = evaluate_suite(suite_dir, out_dir, options, jobs=jobs,
+                                     on_start=on_start, on_result=on_result)
+    except ValueError as exc:
+        console.print("[red]--suite: %s[/]" % exc)
+        return 2
+    except SuiteInterrupted as exc:
+        console.print("[yellow]%s[/]" % exc)
+        return 130
     console.print(results_table(summary["results"]))
     print_bounds(summary["results"], console)
     console.print("fast_0 %.3f  fast_1 %.3f  fast_2 %.3f  geomean speedup %s" % (

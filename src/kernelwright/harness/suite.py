@@ -143,6 +143,71 @@ def _build(pair, out_dir, opts):
         w.close()
 
 
+class SuiteInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a suite: what was recorded stays, and the same call resumes from it."""
+
+    def __init__(self, results_path, done, total):
+        super().__init__("interrupted with %d of %d results in %s; the same command resumes from there"
+                         % (done, total, results_path))
+        self.results_path, self.done, self.total = results_path, done, total
+
+
+def _map_cancellable(fn, items, n, cancel):
+    """``list(map(fn, items))`` on ``n`` threads.  On an interruption (Ctrl-C) the workers are
+    killed before the threads are joined, so it takes effect at once, not when the running
+    evaluations end; ``fn`` sees ``cancel`` set and records nothing more."""
+    pool = ThreadPoolExecutor(max_workers=n)
+    try:
+        return list(pool.map(fn, items))
+    except BaseException:
+        cancel.set()
+        kill_all()
+        raise
+    finally:
+        pool.shutdown(wait=True)
+
+
+def _evaluate_pending(pending, out_dir, opts, jobs, sink, build_first):
+    """Builds on ``jobs`` threads (where ``build_first``), then evaluations, one worker per
+    visible GPU."""
+    cancel = threading.Event()
+    built = pending
+    if build_first and pending:
+        n = jobs or os.cpu_count() or 1
+        failures = _map_cancellable(
+            lambda p: None if cancel.is_set() else _build(p, out_dir, opts), pending, n, cancel)
+        built = []
+        for pair, fail in zip(pending, failures):
+            if fail is not None:
+                sink.add(fail)
+            else:
+                built.append(pair)
+
+    gpus = _visible_gpus() if opts.device in ("auto", "cuda") else []
+    slots = [{"CUDA_VISIBLE_DEVICES": g} for g in gpus] or [{}]
+    queue = list(built)
+    qlock = threading.Lock()
+
+    def slot_loop(slot_env):
+        while not cancel.is_set():
+            with qlock:
+                if not queue:
+                    return
+                pid, problem, cand = queue.pop(0)
+            env = dict(opts.env or {})
+            env.update(slot_env)
+            res = evaluate(problem, cand, opts, env=env,
+                           build_dir=os.path.join(out_dir, "build", _safe(pid)),
+                           workdir=os.path.join(out_dir, "work", _safe(pid)))
+            res["id"] = pid
+            if slot_env:
+                res["gpu"] = slot_env["CUDA_VISIBLE_DEVICES"]
+            if not cancel.is_set():  # a worker killed by the interruption is no verdict
+                sink.add(res)
+
+    _map_cancellable(slot_loop, slots, len(slots), cancel)
+
+
 def evaluate_suite(suite_dir, out_dir=None, options=None, jobs=None, on_result=None,
                    on_start=None, build_first=True, **overrides):
     """Evaluate every pair in ``suite_dir``; results go to ``out_dir`` (see module doc).
@@ -155,57 +220,26 @@ def evaluate_suite(suite_dir, out_dir=None, options=None, jobs=None, on_result=N
 
     opts = EvalOptions.make(options, **overrides)
     suite_dir = os.path.abspath(suite_dir)
+    if not os.path.isdir(suite_dir):
+        raise ValueError("suite directory %s: no such directory" % suite_dir)
+    pairs = discover(suite_dir)
+    if not pairs:
+        raise ValueError(
+            "suite directory %s holds no (problem, candidate) pair; expected TASK/problem.py with "
+            "TASK/candidate*.py or TASK/candidates/*.py, or problems/NAME.py with "
+            "candidates/NAME_*.py or candidates/NAME/*.py" % suite_dir)
     out_dir = os.path.abspath(out_dir or os.path.join(os.getcwd(), "kw-eval-" + os.path.basename(suite_dir)))
     os.makedirs(out_dir, exist_ok=True)
-    pairs = discover(suite_dir)
     old = load_results(os.path.join(out_dir, RESULTS))
     done = {r["id"] for r in old}
     pending = [p for p in pairs if p[0] not in done]
     if on_start:
         on_start(len(pairs), len(pairs) - len(pending))
     sink = _Sink(out_dir, on_result)
-    cancel = threading.Event()
-
     try:
-        built = pending
-        if build_first and pending:
-            n = jobs or os.cpu_count() or 1
-            with ThreadPoolExecutor(max_workers=n) as pool:
-                failures = list(pool.map(lambda p: None if cancel.is_set() else _build(p, out_dir, opts), pending))
-            built = []
-            for pair, fail in zip(pending, failures):
-                if fail is not None:
-                    sink.add(fail)
-                else:
-                    built.append(pair)
-
-        gpus = _visible_gpus() if opts.device in ("auto", "cuda") else []
-        slots = [{"CUDA_VISIBLE_DEVICES": g} for g in gpus] or [{}]
-        queue = list(built)
-        qlock = threading.Lock()
-
-        def slot_loop(slot_env):
-            while not cancel.is_set():
-                with qlock:
-                    if not queue:
-                        return
-                    pid, problem, cand = queue.pop(0)
-                env = dict(opts.env or {})
-                env.update(slot_env)
-                res = evaluate(problem, cand, opts, env=env,
-                               build_dir=os.path.join(out_dir, "build", _safe(pid)),
-                               workdir=os.path.join(out_dir, "work", _safe(pid)))
-                res["id"] = pid
-                if slot_env:
-                    res["gpu"] = slot_env["CUDA_VISIBLE_DEVICES"]
-                sink.add(res)
-
-        with ThreadPoolExecutor(max_workers=len(slots)) as pool:
-            list(pool.map(slot_loop, slots))
-    except BaseException:
-        cancel.set()
-        kill_all()
-        raise
+        _evaluate_pending(pending, out_dir, opts, jobs, sink, build_first)
+    except KeyboardInterrupt:
+        raise SuiteInterrupted(os.path.join(out_dir, RESULTS), len(old) + len(sink.new), len(pairs)) from None
 
     results = old + sink.new
     order = {p[0]: i for i, p in enumerate(pairs)}
