@@ -265,3 +265,21 @@ def test_speedups_are_reproducible(name, keys):
     assert runs[0]["cost_basis"] == {"eager": "pipelined", "candidate": "pipelined"}
     assert t["candidate_device"]["clock"] == "cuda_event_gated" and t["candidate_device"]["gate_timeouts"] == 0
     assert t["candidate_device"]["median_ms"] <= t["candidate"]["median_ms"]
+
+
+def _alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="process tree read from /proc")
+def test_processes_a_candidate_leaves_are_reported_and_killed(tmp_path):
+    pids = tmp_path / "pids"
+    r = run("elu", "leaves_processes", env={"LEFT_PIDS": str(pids)})
+    assert r["verdict"] == "pass" and "child_process" in r["flags"], (r["reason"], r["flags"])
+    left = [int(p) for p in pids.read_text().split()]
+    assert len(left) >= 2
+    assert not [p for p in left if _alive(p)]

@@ -26,12 +26,14 @@ FATAL_FLAGS = {
     "tampered_harness": "torch, time or harness functions were replaced",
     "changed_global_settings": "global torch settings that change the reference's speed or precision were changed",
     "adversarial_inputs_failed": "correct on get_inputs() draws, wrong on adversarial variants of them",
+    "gpu_side_process": "a process the candidate started held the GPU while timing (it can load the device while the reference runs)",
     "exceeds_error_ratio": "error against float64 is above the allowed multiple of the eager reference's",
 }
 INFO_FLAGS = {
     "reduced_precision": "error against float64 is far above the eager reference's (lower precision inside)",
     "no_custom_kernels": "no kernel built by the candidate ran: all time was in library kernels",
     "background_thread": "the candidate left Python threads running",
+    "child_process": "processes the candidate started were still running after timing (killed when the worker ends)",
 }
 
 _PY_MODULES = ["time", "torch", "torch.nn.functional", "torch.cuda", "torch.testing",
@@ -42,6 +44,7 @@ _PY_MODULES = ["time", "torch", "torch.nn.functional", "torch.cuda", "torch.test
 _ALL_NAMES = ["torch._C._nn", "torch._C._linalg", "torch._C._fft", "torch._C._special",
               "kernelwright.timing", "kernelwright.harness.compare", "kernelwright.harness.anticheat",
               "kernelwright.harness.inputs", "kernelwright.harness.kernels", "kernelwright.harness.roofline",
+              "kernelwright.harness.proctree",
               "random", "__main__"]
 
 

@@ -14,6 +14,8 @@ import sys
 import threading
 import time
 
+from kernelwright.harness import proctree
+
 LOG_LIMIT_BYTES = 256 << 20
 
 _live = set()
@@ -260,8 +262,11 @@ class Worker:
                 other.check()
 
     def kill(self):
-        # The whole group: children the worker started (compilers, pools) go with it,
-        # even when the worker itself has already exited.
+        # What the worker started in sessions of its own first (it adopts their orphans,
+        # see proctree), while it is there to find them by; then the whole group:
+        # children the worker started (compilers, pools) go with it, even when the worker
+        # itself has already exited.
+        proctree.kill_descendants(self.proc.pid)
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

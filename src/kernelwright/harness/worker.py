@@ -26,6 +26,8 @@ import sys
 import time
 import traceback
 
+from kernelwright.harness import proctree
+
 _write = os.write
 _perf_counter = time.perf_counter
 _sleep = time.sleep
@@ -1094,6 +1096,7 @@ class _Candidate:
                      ("candidate", "candidate", self.cand, make_checked_args, after_call)]
             for r in range(rounds):
                 for key, what, fn, make, after in (sides if r % 2 == 0 else sides[::-1]):
+                    self.side_processes()
                     self.chan.phase("timing %s (round %d)" % (what, r + 1))
                     parts[key].append(self._time(fn, make, after, rounds=rounds))
             results["eager"] = timing.merge(parts["eager"])
@@ -1120,6 +1123,7 @@ class _Candidate:
                         dev_parts = {"eager": [], "candidate": []}
                         for r in range(DEVICE_ROUNDS):
                             for key, what, fn, make, after in (sides if r % 2 == 0 else sides[::-1]):
+                                self.side_processes()
                                 self.chan.phase("timing %s, gated (round %d)" % (what, r + 1))
                                 dev_parts[key].append(self._time(fn, make, after, rounds=DEVICE_ROUNDS,
                                                                  budget_s=self.job["timing"]["budget_s"] / 2,
@@ -1143,6 +1147,7 @@ class _Candidate:
             # Last point where candidate code ran; torch.compile below starts threads of its own.
             self._check_guard()
             self.new_threads()
+            self.side_processes(final=True)
             compile_s = None
             if self.job.get("compile", True):
                 self.chan.phase("torch.compile reference")
@@ -1190,6 +1195,20 @@ class _Candidate:
 
     def _escape_limit(self, ms):
         return max(self.job["escape_abs_ms"], self.job["escape_rel"] * ms)
+
+    def side_processes(self, final=False):
+        """Processes started under this worker (it adopts their orphans, see proctree) that
+        hold the GPU: between the timed sides, they can load the device while the reference
+        runs and idle while the candidate does.  Checked before every timed side; the
+        others, still running at the end, are reported."""
+        pt = proctree
+        pids = pt.descendants(os.getpid())
+        on_gpu = [p for p in pids if pt.uses_gpu(p)]
+        if on_gpu and "gpu_side_process" not in self.flags:
+            self.flag("gpu_side_process", "; ".join("pid %d: %s" % (p, pt.command_line(p)) for p in on_gpu[:3]))
+        rest = [p for p in pids if p not in on_gpu]
+        if final and rest:
+            self.flag("child_process", "; ".join("pid %d: %s" % (p, pt.command_line(p)) for p in rest[:3]))
 
     def new_threads(self):
         now = self.anticheat.live_threads()
@@ -1247,6 +1266,7 @@ def main(argv=None):
         job = json.load(f)
     chan = Channel(int(argv[1]))
     faulthandler.enable()
+    proctree.adopt_orphans()
     precision = os.environ.get(PRECISION_ENV)
     if precision:
         # Set before the problem and the candidate load, so both run at the precision asked for.
@@ -1262,9 +1282,12 @@ def main(argv=None):
             _run_build(job, chan)
     except BaseException as exc:  # SystemExit from candidate code is a failure too
         chan.send(event="failed", **_failure(exc))
+        proctree.kill_descendants(os.getpid())
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(3)
+    # Nothing a candidate started outlives its worker (a new session escapes the group kill).
+    proctree.kill_descendants(os.getpid())
     sys.stdout.flush()
     sys.stderr.flush()
     # Skip interpreter teardown: candidate extensions and threads can hang or crash in it.
