@@ -150,25 +150,30 @@ def _nbytes(obj):
     return sum(t.numel() * t.element_size() for t in tensors_in(obj))
 
 
-def _detach_tree(obj, torch):
-    """A clone of every tensor in a (nested) output, with containers kept."""
-    if isinstance(obj, torch.Tensor):
-        return obj.detach().clone()
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(_detach_tree(o, torch) for o in obj)
-    if isinstance(obj, dict):
-        return {k: _detach_tree(v, torch) for k, v in obj.items()}
-    return obj
+def _copy_tensor(t, torch, device=None):
+    """A plain ``torch.Tensor`` copy of ``t``, never a view of it.  A subclass's values are
+    copied with its ``__torch_function__`` off: its own methods could return anything
+    (a lazy or self-substituting tensor), and a pickled subclass is no file the judge can
+    read.  The subclass itself is flagged elsewhere."""
+    if type(t) in (torch.Tensor, torch.nn.Parameter):
+        return t.detach().clone() if device is None else t.detach().to(device, copy=True)
+    with torch._C.DisableTorchFunctionSubclass():
+        out = torch.empty(tuple(t.shape), dtype=t.dtype, device=t.device if device is None else device)
+        out.copy_(t.detach())
+    return out
 
 
-def _tree_to_cpu(obj, torch):
-    """A CPU copy; never a view of the original, which the caller will overwrite."""
+def _copy_tree(obj, torch, device=None, subclasses_only=False):
+    """A copy of every tensor in a (nested) output, on ``device`` (default: where it is),
+    with containers kept; with ``subclasses_only``, plain tensors are kept as they are."""
     if isinstance(obj, torch.Tensor):
-        return obj.detach().to("cpu", copy=True)
+        if subclasses_only and type(obj) in (torch.Tensor, torch.nn.Parameter):
+            return obj
+        return _copy_tensor(obj, torch, device)
     if isinstance(obj, (list, tuple)):
-        return type(obj)(_tree_to_cpu(o, torch) for o in obj)
+        return type(obj)(_copy_tree(o, torch, device, subclasses_only) for o in obj)
     if isinstance(obj, dict):
-        return {k: _tree_to_cpu(v, torch) for k, v in obj.items()}
+        return {k: _copy_tree(v, torch, device, subclasses_only) for k, v in obj.items()}
     return obj
 
 
@@ -340,7 +345,7 @@ class _Judge:
         self.out_types |= {type_name(type(v)) for _, v in flatten(eager) if isinstance(v, torch.Tensor)}
         mutates = bool(mutated_inputs(xc, x))
         aliases = bool(aliased_outputs(flatten(eager), xc))
-        eager = _detach_tree(eager, torch)
+        eager = _copy_tree(eager, torch)
         del xc
         ref64 = self._fp64(x, _nbytes(eager))
         return eager, ref64, mutates, aliases
@@ -580,6 +585,17 @@ class _Judge:
         if self.holder is not None:
             self.holder.release(path)
 
+    def _candidate_file(self, path, map_location):
+        """(what the candidate worker wrote, None), or (None, why it cannot be read): a file
+        made from the candidate's output is the candidate's to get right, not the problem's."""
+        try:
+            return self.exchange.load(path, map_location), None
+        except Exception as exc:  # noqa: BLE001 - any unreadable output fails the candidate
+            return None, "the candidate's output could not be read back: %s: %s" % (
+                type(exc).__name__, str(exc).split("\n")[0][:200])
+        finally:
+            self._done_with(path)
+
     def judge(self, arg):
         torch = self.torch
         self.chan.phase("judging outputs")
@@ -591,8 +607,10 @@ class _Judge:
                     results[name] = {"ok": False, "reason": "no output recorded"}
                     continue
                 eager, ref64 = self._expected(name)
-                cand = self.exchange.load(paths[name], None)
-                self._done_with(paths[name])
+                cand, unreadable = self._candidate_file(paths[name], None)
+                if unreadable:
+                    results[name] = {"ok": False, "reason": unreadable}
+                    continue
                 results[name] = self.compare.compare_outputs(cand, eager, ref64,
                                                              self.job.get("atol"), self.job.get("rtol"))
                 del cand, eager, ref64
@@ -630,8 +648,10 @@ class _Judge:
                 eager, ref64, _, _ = self._references(x)
                 del x
                 # Devices were checked on the correctness trials; these copies came back via CPU.
-                data = self.exchange.load(item["output"], "cpu")
-                self._done_with(item["output"])
+                data, unreadable = self._candidate_file(item["output"], "cpu")
+                if unreadable:
+                    results.append({"ok": False, "call": item.get("call"), "reason": unreadable})
+                    continue
                 out = inputs.to_device(data["output"], self.device)
                 samples = data["samples"]
                 why = self.compare.samples_mismatch(eager, samples)
@@ -833,7 +853,7 @@ class _Candidate:
                 x = None if self.redraw else inputs.clone_tree(xc)
                 ac.poison_free_memory(self.device)
                 out = self._call(self.cand, xc)
-                snap = _detach_tree(out, torch)
+                snap = _copy_tree(out, torch)
                 if x is None and not self._as_drawn(name, xc):
                     x = self._set(name)
                     bad = ac.mutated_inputs(xc, x) or ["within a nested input"]
@@ -899,7 +919,7 @@ class _Candidate:
 
         xc = inputs.clone_tree(x)
         ac.poison_free_memory(self.device)
-        first = _detach_tree(self._call(self.cand, xc), torch)
+        first = _copy_tree(self._call(self.cand, xc), torch)
         ac.scrub(xc)
         del xc
         rounds = 8 if self.device.type == "cpu" else 1
@@ -914,7 +934,7 @@ class _Candidate:
             x_second = inputs.clone_tree(x)
             x_ref, x = x, None
             ref_out = self._call(self.ref, x_ref)
-            ref_keep = _detach_tree(ref_out, torch)
+            ref_keep = _copy_tree(ref_out, torch)
             del ref_out
             second = self._call(self.cand, x_second)
             del held
@@ -1074,8 +1094,9 @@ class _Candidate:
             if state["pending"] is not None:
                 # Written out at once: at most one re-checked output is held in memory.
                 out, samples = self.compare.sample_leaves(
-                    out, self.job["recheck_sample_elements"], _os_bits(62))
-                out_cpu = {"output": _tree_to_cpu(out, torch), "samples": samples}
+                    _copy_tree(out, torch, subclasses_only=True), self.job["recheck_sample_elements"],
+                    _os_bits(62))
+                out_cpu = {"output": _copy_tree(out, torch, "cpu"), "samples": samples}
                 path = self.exchange.save(out_cpu, "recheck%d.pt" % len(rechecks), self.dirs)
                 rechecks.append(dict(state["pending"], output=path))
                 state["pending"] = None
