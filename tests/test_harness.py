@@ -74,7 +74,7 @@ def test_correct_candidates_pass(prob, cand, device):
     assert r["correctness"]["fp64_reference"].startswith("float64")
     assert r["correctness"]["rechecked_timed_calls"] >= 3 and r["correctness"]["rechecks_sampled"] == 0
     assert set(r["correctness"]["sets"]) == {"trial0", "trial1", "signed(trial0)", "wide(trial1)",
-                                             "wide_same_sign(trial0)"}
+                                             "shifted(trial0)", "wide_same_sign(trial1)"}
     assert (r["flops"], r["bytes"]) == WORK[prob]
     check_throughput(r)
     # Where the time went: every phase of both workers, each timed, none longer than the whole.
@@ -283,3 +283,14 @@ def test_processes_a_candidate_leaves_are_reported_and_killed(tmp_path):
     left = [int(p) for p in pids.read_text().split()]
     assert len(left) >= 2
     assert not [p for p in left if _alive(p)]
+
+
+def test_statistics_in_half_precision_fail_on_shifted_inputs():
+    """Centred draws hide float16 statistics; the shifted variant (a common offset) does not,
+    while float32 two-pass statistics pass it."""
+    r = run("layer_norm", "layer_norm_half_statistics", trials=1)
+    assert r["verdict"] == "fail", (r["reason"], r["flags"])
+    wrong = {name for name, c in r["correctness"]["sets"].items() if not c["ok"]}
+    assert any(name.startswith("shifted") for name in wrong), r["correctness"]["sets"]
+    assert "trial0" not in wrong
+    assert run("layer_norm", "layer_norm_two_pass", trials=1)["verdict"] == "pass"

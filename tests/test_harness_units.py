@@ -99,6 +99,18 @@ def test_variants_keep_shapes_dtypes_and_integers():
     assert float(wide.max()) > 10 and float(wide.min()) < 0.1
     same = inputs.make_variant(x, "wide_same_sign", seed=1)[0]
     assert bool((same > 0).all())
+    # One constant added, large beside the spread, keeping a one-signed draw one-signed.
+    shifted = inputs.make_variant(x, "shifted", seed=1)[0]
+    offset = shifted - x[0]
+    rms = float(x[0].square().mean().sqrt())
+    assert float(offset.max() - offset.min()) < 1e-3 * float(offset.abs().max())
+    assert 10 * rms <= float(offset.min()) <= 320 * rms
+    centred = torch.randn(1000)
+    offsets = {float((inputs.make_variant([centred], "shifted", seed=s)[0] - centred).mean()) > 0
+               for s in range(16)}
+    assert offsets == {True, False}
+    from kernelwright.harness.api import VARIANT_SEEDS
+    assert len(inputs.VARIANTS) <= VARIANT_SEEDS
 
 
 def test_draw_inputs_is_seeded():
@@ -532,3 +544,33 @@ def test_headline_cost_is_pipelined_where_measured_else_idle():
     assert api._cost_per_call(t, "candidate") == (0.080, "idle")  # it waits on the device
     del t["eager_device"]
     assert api._cost_per_call(t, "eager") == (0.060, "idle")
+
+
+# ------------------------------------------------------------------ process tree
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="process tree read from /proc")
+def test_process_tree_finds_detached_descendants_and_their_device_files(monkeypatch):
+    from kernelwright.harness import proctree
+
+    # A shell that starts a holder of /dev/null in a session of its own and waits.
+    holder = "import os, time; os.setsid(); f = open('/dev/null'); time.sleep(60)"
+    sh = subprocess.Popen(["sh", "-c", '"$0" -c "$1" & wait', sys.executable, holder])
+    try:
+        deadline = time.time() + 30
+        monkeypatch.setattr(proctree, "DEVICE_FILES", "/dev/null")
+        while True:
+            below = proctree.descendants(sh.pid)
+            if below and proctree.uses_gpu(below[0]):
+                break
+            assert time.time() < deadline, below
+            time.sleep(0.05)
+        assert "time.sleep(60)" in proctree.command_line(below[0])
+        monkeypatch.setattr(proctree, "DEVICE_FILES", "/dev/nvidia")
+        assert not proctree.uses_gpu(below[0])
+        assert proctree.kill_descendants(sh.pid) == below
+        sh.wait(timeout=30)
+        time.sleep(0.2)
+        assert not os.path.exists("/proc/%d/cmdline" % below[0]) or proctree.command_line(below[0]) == ""
+    finally:
+        sh.kill()

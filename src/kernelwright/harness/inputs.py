@@ -8,6 +8,11 @@ of floating tensors:
 
 ``signed``       the same magnitudes with random signs (both branches of sign-dependent ops)
 ``wide``         magnitudes spread over 10^-3 .. 10^3 with random signs
+``shifted``      the draw plus one constant, 10 to 300 times its RMS, of the sign of its
+                 mean (random where the mean is near zero): a large common offset, as in
+                 activations that are not centred, breaks shortcuts such as a variance
+                 taken as E[x^2] - E[x]^2, statistics in half precision, or an exponential
+                 without its max shift, that centred draws never show
 ``wide_same_sign`` magnitudes spread over 10^-3 .. 10^3, signs of the original draw
                  (for ops whose domain is one sign, such as log or sqrt)
 
@@ -19,7 +24,7 @@ import random
 
 import torch
 
-VARIANTS = ("signed", "wide", "wide_same_sign")
+VARIANTS = ("signed", "wide", "shifted", "wide_same_sign")  # at most api.VARIANT_SEEDS
 
 
 def seed_everything(seed):
@@ -183,6 +188,21 @@ def tensors_in(obj):
 CHUNK_ELEMENTS = 1 << 24
 
 
+def _offset(flat, chunk, gen):
+    """The ``shifted`` variant's constant for one tensor: 10^U(1, 2.5) times its RMS (or 1
+    where it is all zero), with the sign of its mean where the mean is not small beside the
+    RMS (a one-signed domain stays one-signed), else a random sign."""
+    total = square = 0.0
+    for lo in range(0, flat.numel(), chunk):
+        x = flat[lo:lo + chunk].to(torch.float64)
+        total += float(x.sum())
+        square += float(x.square().sum())
+    mean, rms = total / flat.numel(), (square / flat.numel()) ** 0.5
+    u = torch.rand(2, generator=gen, dtype=torch.float64, device=flat.device).tolist()
+    sign = (1.0 if mean > 0 else -1.0) if abs(mean) > 0.1 * rms else (1.0 if u[0] < 0.5 else -1.0)
+    return sign * 10.0 ** (1.0 + 1.5 * u[1]) * (rms if rms > 0 else 1.0)
+
+
 def make_variant(inputs, kind, seed, chunk_elements=None):
     """A copy of ``inputs`` whose floating tensors are rewritten as ``kind`` describes.
 
@@ -205,12 +225,17 @@ def make_variant(inputs, kind, seed, chunk_elements=None):
         flat = out.view(-1)
         # "signed" keeps magnitudes unless they are all ~0 (e.g. zeros()).
         all_zero = kind == "signed" and not bool(src.any())
+        if kind == "shifted":
+            offset = _offset(src, chunk, gen)
         for lo in range(0, src.numel(), chunk):
             x = src[lo:lo + chunk].to(torch.float64)
 
             def rand(shape=x.shape):
                 return torch.rand(shape, generator=gen, dtype=torch.float64, device=t.device)
 
+            if kind == "shifted":
+                flat[lo:lo + x.numel()].copy_(x + offset)
+                continue
             sign = torch.where(rand() < 0.5, -1.0, 1.0)
             if kind == "signed":
                 y = (rand() if all_zero else x.abs()) * sign
