@@ -96,7 +96,7 @@ if [[ " $stages " == *" suite "* ]]; then
     summary+=("suite $dir: rc=$? ($(grep -c . "$suite_out/$name/results.jsonl" 2>/dev/null || echo 0) results)")
     tail -4 "$suite_out/$name.log"
   done
-  tar -czf "$OUT/suites.tar.gz" -C "$suite_out" .
+  tar -czf "$OUT/suites.tar.gz" -C "$suite_out" --exclude="./*/build" --exclude="./*/work" .
 fi
 
 echo "==== summary"

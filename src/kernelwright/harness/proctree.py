@@ -12,6 +12,7 @@ import os
 import signal
 
 PR_SET_CHILD_SUBREAPER = 36
+DEVICE_FILES = "/dev/nvidia"  # /dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia<N>: a CUDA context holds them
 
 
 def adopt_orphans():
@@ -63,7 +64,7 @@ def descendants(pid):
 def command_line(pid, limit=160):
     try:
         with open("/proc/%d/cmdline" % pid, "rb") as f:
-            text = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+            text = " ".join(f.read().replace(b"\0", b" ").decode(errors="replace").split())
     except OSError:
         return "?"
     return text if len(text) <= limit else text[:limit] + "..."
@@ -78,7 +79,7 @@ def uses_gpu(pid):
         return False
     for fd in fds:
         try:
-            if os.readlink(os.path.join(fd_dir, fd)).startswith("/dev/nvidia"):
+            if os.readlink(os.path.join(fd_dir, fd)).startswith(DEVICE_FILES):
                 return True
         except OSError:
             continue
