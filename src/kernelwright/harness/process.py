@@ -263,10 +263,12 @@ class Worker:
 
     def kill(self):
         # What the worker started in sessions of its own first (it adopts their orphans,
-        # see proctree), while it is there to find them by; then the whole group:
-        # children the worker started (compilers, pools) go with it, even when the worker
-        # itself has already exited.
-        proctree.kill_descendants(self.proc.pid)
+        # see proctree), while it is there to find them by: only while it has not been
+        # reaped, so that its pid is not another process's.  A worker that exits kills its
+        # tree itself.  Then the whole group: children the worker started (compilers, pools)
+        # go with it, even when the worker itself has already exited.
+        if self.proc.poll() is None:
+            proctree.kill_descendants(self.proc.pid)
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
