@@ -109,6 +109,10 @@ def test_variants_keep_shapes_dtypes_and_integers():
     offsets = {float((inputs.make_variant([centred], "shifted", seed=s)[0] - centred).mean()) > 0
                for s in range(16)}
     assert offsets == {True, False}
+    # Large float16 values: the constant stays within a 64th of float16's range.
+    big = torch.randn(1000, dtype=torch.float16) * 300
+    moved = inputs.make_variant([big], "shifted", seed=2)[0].float() - big.float()
+    assert bool(torch.isfinite(moved).all()) and float(moved.abs().max()) <= 65504 / 64 + 1
     from kernelwright.harness.api import VARIANT_SEEDS
     assert len(inputs.VARIANTS) <= VARIANT_SEEDS
 

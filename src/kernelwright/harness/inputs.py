@@ -191,7 +191,9 @@ CHUNK_ELEMENTS = 1 << 24
 def _offset(flat, chunk, gen):
     """The ``shifted`` variant's constant for one tensor: 10^U(1, 2.5) times its RMS (or 1
     where it is all zero), with the sign of its mean where the mean is not small beside the
-    RMS (a one-signed domain stays one-signed), else a random sign."""
+    RMS (a one-signed domain stays one-signed), else a random sign; at most 1/64 of the
+    dtype's largest value (1024 in float16), so that the shifted values stay finite and
+    their squares do in float32."""
     total = square = 0.0
     for lo in range(0, flat.numel(), chunk):
         x = flat[lo:lo + chunk].to(torch.float64)
@@ -200,7 +202,8 @@ def _offset(flat, chunk, gen):
     mean, rms = total / flat.numel(), (square / flat.numel()) ** 0.5
     u = torch.rand(2, generator=gen, dtype=torch.float64, device=flat.device).tolist()
     sign = (1.0 if mean > 0 else -1.0) if abs(mean) > 0.1 * rms else (1.0 if u[0] < 0.5 else -1.0)
-    return sign * 10.0 ** (1.0 + 1.5 * u[1]) * (rms if rms > 0 else 1.0)
+    size = 10.0 ** (1.0 + 1.5 * u[1]) * (rms if rms > 0 else 1.0)
+    return sign * min(size, torch.finfo(flat.dtype).max / 64)
 
 
 def make_variant(inputs, kind, seed, chunk_elements=None):

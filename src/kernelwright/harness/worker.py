@@ -1222,14 +1222,12 @@ class _Candidate:
         hold the GPU: between the timed sides, they can load the device while the reference
         runs and idle while the candidate does.  Checked before every timed side; the
         others, still running at the end, are reported."""
-        pt = proctree
-        pids = pt.descendants(os.getpid())
-        on_gpu = [p for p in pids if pt.uses_gpu(p)]
-        if on_gpu and "gpu_side_process" not in self.flags:
-            self.flag("gpu_side_process", "; ".join("pid %d: %s" % (p, pt.command_line(p)) for p in on_gpu[:3]))
+        pids = proctree.descendants(os.getpid())
+        on_gpu = [p for p in pids if proctree.uses_gpu(p)]
         rest = [p for p in pids if p not in on_gpu]
-        if final and rest:
-            self.flag("child_process", "; ".join("pid %d: %s" % (p, pt.command_line(p)) for p in rest[:3]))
+        for name, found in (("gpu_side_process", on_gpu), ("child_process", rest if final else [])):
+            if found:
+                self.flag(name, "; ".join("pid %d: %s" % (p, proctree.command_line(p)) for p in found[:3]))
 
     def new_threads(self):
         now = self.anticheat.live_threads()
