@@ -8,8 +8,9 @@ of floating tensors:
 
 ``signed``       the same magnitudes with random signs (both branches of sign-dependent ops)
 ``wide``         magnitudes spread over 10^-3 .. 10^3 with random signs
-``shifted``      the draw plus one constant, 10 to 300 times its RMS, of the sign of its
-                 mean (random where the mean is near zero): a large common offset, as in
+``shifted``      the draw plus one constant, 10 to 300 times its RMS (at most 1/64 of the
+                 dtype's range), of the sign of its mean (random where the mean is near
+                 zero): a large common offset, as in
                  activations that are not centred, breaks shortcuts such as a variance
                  taken as E[x^2] - E[x]^2, statistics in half precision, or an exponential
                  without its max shift, that centred draws never show
