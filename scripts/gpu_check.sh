@@ -91,7 +91,9 @@ if [[ " $stages " == *" suite "* ]]; then
   mkdir -p "$suite_out"
   for dir in ${SUITES:?SUITES names the suite directories}; do
     name=$(echo "$dir" | tr '/' '_')
-    timeout -s INT -k 20 $(( deadline - $(date +%s) )) kernelwright eval --suite "$dir" --out "$suite_out/$name" ${SUITE_ARGS:-} \
+    left=$(( deadline - $(date +%s) ))
+    (( left > 0 )) || { summary+=("suite $dir: not started (SUITE_SECONDS spent)"); continue; }
+    timeout -s INT -k 20 $left kernelwright eval --suite "$dir" --out "$suite_out/$name" ${SUITE_ARGS:-} \
       >>"$suite_out/$name.log" 2>&1
     summary+=("suite $dir: rc=$? ($(grep -c . "$suite_out/$name/results.jsonl" 2>/dev/null || echo 0) results)")
     tail -4 "$suite_out/$name.log"

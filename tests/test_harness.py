@@ -74,7 +74,8 @@ def test_correct_candidates_pass(prob, cand, device):
     assert r["correctness"]["fp64_reference"].startswith("float64")
     assert r["correctness"]["rechecked_timed_calls"] >= 3 and r["correctness"]["rechecks_sampled"] == 0
     assert set(r["correctness"]["sets"]) == {"trial0", "trial1", "signed(trial0)", "wide(trial1)",
-                                             "shifted(trial0)", "wide_same_sign(trial1)"}
+                                             "shifted(trial0)", "wide_same_sign(trial1)",
+                                             "small(trial0)"}
     assert (r["flops"], r["bytes"]) == WORK[prob]
     check_throughput(r)
     # Where the time went: every phase of both workers, each timed, none longer than the whole.
@@ -294,3 +295,12 @@ def test_statistics_in_half_precision_fail_on_shifted_inputs():
     assert any(name.startswith("shifted") for name in wrong), r["correctness"]["sets"]
     assert "trial0" not in wrong
     assert run("layer_norm", "layer_norm_two_pass", trials=1)["verdict"] == "pass"
+
+
+def test_epsilon_in_the_wrong_place_fails_on_small_inputs():
+    """1/(sqrt(var) + eps) for 1/sqrt(var + eps) agrees on unit-scale draws; the small variant,
+    whose variance is near eps, tells them apart."""
+    r = run("layer_norm", "layer_norm_eps_outside_sqrt", trials=1)
+    assert r["verdict"] == "fail", (r["reason"], r["flags"])
+    wrong = {name for name, c in r["correctness"]["sets"].items() if not c["ok"]}
+    assert wrong == {"small(trial0)"}, r["correctness"]["sets"]

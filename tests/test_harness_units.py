@@ -113,6 +113,12 @@ def test_variants_keep_shapes_dtypes_and_integers():
     big = torch.randn(1000, dtype=torch.float16) * 300
     moved = inputs.make_variant([big], "shifted", seed=2)[0].float() - big.float()
     assert bool(torch.isfinite(moved).all()) and float(moved.abs().max()) <= 65504 / 64 + 1
+    # One factor for the whole tensor, between 1e-3 and 1e-1.
+    small = inputs.make_variant(x, "small", seed=1)[0]
+    ratio = small / x[0]
+    assert float(ratio.max() - ratio.min()) < 1e-5 * float(ratio.max())
+    assert all(1e-3 <= float(inputs.make_variant(x, "small", seed=s)[0].div(x[0]).mean()) <= 1e-1
+               for s in range(16))
     from kernelwright.harness.api import VARIANT_SEEDS
     assert len(inputs.VARIANTS) <= VARIANT_SEEDS
 

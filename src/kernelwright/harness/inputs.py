@@ -16,6 +16,10 @@ of floating tensors:
                  without its max shift, that centred draws never show
 ``wide_same_sign`` magnitudes spread over 10^-3 .. 10^3, signs of the original draw
                  (for ops whose domain is one sign, such as log or sqrt)
+``small``        the draw times one constant in 10^-3 .. 10^-1: where an epsilon is
+                 comparable to the values (a variance near a LayerNorm's eps, a norm near a
+                 clamp), an epsilon in the wrong place, such as 1/(sqrt(var) + eps) for
+                 1/sqrt(var + eps), shows; unit-scale draws hide it
 
 A variant on which the reference itself produces NaN or Inf where the original draw
 did not is outside the problem's domain; the judge drops it and says so.
@@ -25,7 +29,7 @@ import random
 
 import torch
 
-VARIANTS = ("signed", "wide", "shifted", "wide_same_sign")  # at most api.VARIANT_SEEDS
+VARIANTS = ("signed", "wide", "shifted", "wide_same_sign", "small")  # at most api.VARIANT_SEEDS
 
 
 def seed_everything(seed):
@@ -231,14 +235,16 @@ def make_variant(inputs, kind, seed, chunk_elements=None):
         all_zero = kind == "signed" and not bool(src.any())
         if kind == "shifted":
             offset = _offset(src, chunk, gen)
+        elif kind == "small":
+            factor = 10.0 ** float(torch.rand(1, generator=gen, dtype=torch.float64, device=t.device) * 2 - 3)
         for lo in range(0, src.numel(), chunk):
             x = src[lo:lo + chunk].to(torch.float64)
 
             def rand(shape=x.shape):
                 return torch.rand(shape, generator=gen, dtype=torch.float64, device=t.device)
 
-            if kind == "shifted":
-                flat[lo:lo + x.numel()].copy_(x + offset)
+            if kind in ("shifted", "small"):
+                flat[lo:lo + x.numel()].copy_(x + offset if kind == "shifted" else x * factor)
                 continue
             sign = torch.where(rand() < 0.5, -1.0, 1.0)
             if kind == "signed":
