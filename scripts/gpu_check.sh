@@ -5,6 +5,7 @@
 #   (default: build test bench)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+t0=$(date +%s)
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
@@ -85,9 +86,11 @@ if [[ " $stages " == *" suite "* ]]; then
   # SUITES: suite directories; SUITE_OUT (default /tmp/kw_suites) keeps results.jsonl between
   # calls, so a suite cut off by a time limit resumes where it stopped.  SUITE_ARGS: extra
   # `kernelwright eval` options; SUITE_SECONDS (default 480) bounds the stage, interrupted
-  # as Ctrl-C would, so that the tarball with everything still gets written.
+  # as Ctrl-C would, so that the tarball with everything still gets written; CALL_SECONDS, the
+  # whole script's limit, ends the stage 40 s before it, whatever ran first.
   suite_out=${SUITE_OUT:-/tmp/kw_suites}
   deadline=$(( $(date +%s) + ${SUITE_SECONDS:-480} ))
+  [[ -n ${CALL_SECONDS:-} ]] && (( t0 + CALL_SECONDS - 40 < deadline )) && deadline=$(( t0 + CALL_SECONDS - 40 ))
   mkdir -p "$suite_out"
   for dir in ${SUITES:?SUITES names the suite directories}; do
     name=$(echo "$dir" | tr '/' '_')
