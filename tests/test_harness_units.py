@@ -527,9 +527,12 @@ def _escape_flags(results):
     return c.flags
 
 
+_BASES = dict(baseline=_timed(0.010, wall=0.030), baseline_gated=_timed(0.003, wall=0.012),
+              eager=_timed(0.50, wall=0.52), eager_device=_timed(0.45, wall=0.46, host=0.04))
+
+
 def test_escape_check_on_the_gated_rounds():
-    base = dict(baseline=_timed(0.010, wall=0.030), baseline_gated=_timed(0.003, wall=0.012))
-    honest = dict(base, candidate=_timed(0.50, wall=0.52), candidate_device=_timed(0.45, wall=0.46, host=0.04))
+    honest = dict(_BASES, candidate=_timed(0.50, wall=0.52), candidate_device=_timed(0.45, wall=0.46, host=0.04))
     assert _escape_flags(honest) == {}
     # Work that outlasts the timed stream after the gate opens.
     late = dict(honest, candidate_device=_timed(0.01, wall=0.47, host=0.04))
@@ -539,8 +542,32 @@ def test_escape_check_on_the_gated_rounds():
     hidden = dict(honest, candidate_device=_timed(0.01, wall=0.02, host=0.04))
     assert "0.5000 ms from an idle GPU" in _escape_flags(hidden)["escaped_timed_stream"]
     # A host-bound call: the idle time is its host time, accounted for.
-    host_bound = dict(base, candidate=_timed(0.30, wall=0.31), candidate_device=_timed(0.02, wall=0.03, host=0.28))
+    host_bound = dict(_BASES, candidate=_timed(0.30, wall=0.31), candidate_device=_timed(0.02, wall=0.03, host=0.28))
     assert _escape_flags(host_bound) == {}
+
+
+def test_escape_check_allows_the_gap_the_eager_reference_shows():
+    # A host whose wall clock lags the events by 55 us for a small call, where the one-element
+    # add showed 20 us: a candidate that makes the same call as the reference (seen on an H100)
+    # must not be flagged; one whose gap exceeds the reference's by its side-stream work must.
+    slow_wall = dict(_BASES, eager=_timed(0.064, wall=0.119), eager_device=_timed(0.010, wall=0.020, host=0.05))
+    same = dict(slow_wall, candidate=_timed(0.064, wall=0.119), candidate_device=_timed(0.010, wall=0.020, host=0.05))
+    assert _escape_flags(same) == {}
+    side = dict(same, candidate=_timed(0.064, wall=0.319))
+    assert "median gap 0.2550 ms; 0.0550 ms where nothing escapes" in _escape_flags(side)["escaped_timed_stream"]
+    # The gap that drifted during the rounds counts too: the add timed after them.
+    drifted = dict(side, baseline_end=_timed(0.010, wall=0.290))
+    assert _escape_flags(drifted) == {}
+
+
+def test_escape_gap_is_taken_per_call():
+    # Two of five calls stall inside the call (both clocks lengthen), one after it: every call
+    # but that one has a gap of 0.02 ms, but the two medians fall on different calls.
+    events = [0.05, 0.05, 0.05, 0.25, 0.25]
+    walls = [0.07, 0.07, 0.35, 0.27, 0.27]
+    r = timing._result(events, walls, [], "cuda_event", "max_reps", 0)
+    assert r.wall_median_ms - r.median_ms == pytest.approx(0.22)
+    assert r.gap_median_ms == pytest.approx(0.02)
 
 
 def test_headline_cost_is_pipelined_where_measured_else_idle():
@@ -554,6 +581,27 @@ def test_headline_cost_is_pipelined_where_measured_else_idle():
     assert api._cost_per_call(t, "candidate") == (0.080, "idle")  # it waits on the device
     del t["eager_device"]
     assert api._cost_per_call(t, "eager") == (0.060, "idle")
+
+
+def _verdict_of(timings):
+    result = {"device": "cuda:0", "notes": []}
+    judged = {"results": {"trial0": {"ok": True}}}
+    api._verdict(result, {}, {"timings": {k: v.to_dict() for k, v in timings.items()}}, judged, [], None,
+                 api.EvalOptions())
+    return result
+
+
+def test_a_host_bound_side_is_flagged_and_passes():
+    device_bound = {"eager": _timed(0.060), "candidate": _timed(0.050),
+                    "eager_device": _timed(0.040, wall=0.05, host=0.010),
+                    "candidate_device": _timed(0.030, wall=0.04, host=0.020)}
+    r = _verdict_of(device_bound)
+    assert r["verdict"] == "pass" and "host_bound" not in r["flags"]
+    assert r["speedup_vs_eager"] == pytest.approx(0.040 / 0.030)
+    r = _verdict_of(dict(device_bound, candidate_device=_timed(0.030, wall=0.04, host=0.045)))
+    assert r["verdict"] == "pass" and r["speedup_vs_eager"] == pytest.approx(0.040 / 0.045)
+    assert r["flag_details"]["host_bound"].startswith("candidate: 45.0 us of host work per call against 30.0 us")
+    assert r["speedup_vs_eager_device"] == pytest.approx(0.040 / 0.030)
 
 
 # ------------------------------------------------------------------ process tree
@@ -576,6 +624,8 @@ def test_process_tree_finds_detached_descendants_and_their_device_files(monkeypa
             assert time.time() < deadline, below
             time.sleep(0.05)
         assert "time.sleep(60)" in proctree.command_line(below[0])
+        assert proctree.process_group(sh.pid) == os.getpgrp()
+        assert proctree.process_group(below[0]) == below[0]  # its own session and group
         monkeypatch.setattr(proctree, "DEVICE_FILES", "/dev/nvidia")
         assert not proctree.uses_gpu(below[0])
         assert proctree.kill_descendants(sh.pid) == below

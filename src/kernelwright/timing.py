@@ -74,6 +74,9 @@ class TimingResult:
     stopped_by: str
     wall_median_ms: Optional[float] = None
     wall_mean_ms: Optional[float] = None
+    # Median over calls of (wall - events): a difference of two medians would follow any
+    # host stall that lengthens both clocks of some calls, which a per-call gap cancels.
+    gap_median_ms: Optional[float] = None
     host_median_ms: Optional[float] = None
     pipelined_median_ms: Optional[float] = None
     gate_timeouts: int = 0
@@ -345,16 +348,17 @@ def time_fn(
 
 def _result(samples, walls, hosts, clock, stopped_by, gate_timeouts):
     median, mean, std, stderr = summarize(samples)
-    wall_median = wall_mean = host_median = pipelined = None
+    wall_median = wall_mean = gap_median = host_median = pipelined = None
     if walls:
         wall_median, wall_mean, _, _ = summarize(walls)
+        gap_median = summarize([w - t for w, t in zip(walls, samples)])[0]
     if hosts:
         host_median = summarize(hosts)[0]
         pipelined = summarize([max(h, d) for h, d in zip(hosts, samples)])[0]
     return TimingResult(
         median_ms=median, mean_ms=mean, std_ms=std, stderr_ms=stderr, min_ms=min(samples),
         max_ms=max(samples), n=len(samples), clock=clock, stopped_by=stopped_by,
-        wall_median_ms=wall_median, wall_mean_ms=wall_mean, host_median_ms=host_median,
+        wall_median_ms=wall_median, wall_mean_ms=wall_mean, gap_median_ms=gap_median, host_median_ms=host_median,
         pipelined_median_ms=pipelined, gate_timeouts=gate_timeouts, samples_ms=samples,
         wall_samples_ms=walls, host_samples_ms=hosts)
 

@@ -1191,25 +1191,37 @@ class _Candidate:
         """Work outside the timed stream: on the idle-GPU rounds and the gated ones, device
         work that outlasts the end event shows in the wall clock to a device-wide sync; work
         that ran before the gated rounds' start event (a copy engine is not held by the gate)
-        shows as idle-GPU time the gated device and host times cannot account for."""
-        for base_key, key, where in (("baseline", "candidate", ""), ("baseline_gated", "candidate_device",
-                                                                     "gated rounds: ")):
-            base, cand = results.get(base_key), results.get(key)
-            if base is None or cand is None or cand.wall_median_ms is None:
+        shows as idle-GPU time the gated device and host times cannot account for.
+
+        The wall clock's own share (launch and sync latency, host stalls) is the largest gap
+        between wall and events of the calls that cannot escape, timed in the same rounds: a
+        one-element add before and after them, and the eager reference."""
+        for bases, key, where in ((("baseline", "baseline_end", "eager"), "candidate", ""),
+                                  (("baseline_gated", "eager_device"), "candidate_device", "gated rounds: ")):
+            cand = results.get(key)
+            gaps = [results[b].gap_median_ms for b in bases if b in results and results[b].gap_median_ms is not None]
+            if cand is None or cand.gap_median_ms is None or not gaps:
                 continue
-            overhead = base.wall_median_ms - base.median_ms
-            excess = (cand.wall_median_ms - cand.median_ms) - overhead
+            excess = cand.gap_median_ms - max(gaps)
             if excess > self._escape_limit(cand.wall_median_ms):
-                self.flag("escaped_timed_stream", "%sdevice-synchronised wall %.4f ms vs CUDA events %.4f ms" % (
-                    where, cand.wall_median_ms, cand.median_ms))
+                self.flag("escaped_timed_stream", "%sdevice-synchronised wall %.4f ms vs CUDA events %.4f ms "
+                          "(median gap %.4f ms; %.4f ms where nothing escapes)" % (
+                              where, cand.wall_median_ms, cand.median_ms, cand.gap_median_ms, max(gaps)))
                 return
-        idle, gated, base = results["candidate"], results.get("candidate_device"), results.get("baseline")
-        if gated is None or base is None or gated.gate_timeouts:
+        base = results.get("baseline")
+        if base is None or any(results.get(k) is None or results[k].gate_timeouts for k in ("candidate_device",
+                                                                                         "eager_device")):
             return
-        # From an idle GPU the events span the call's device work and the waits for its host:
-        # at most the two measured behind the gate, plus the events' own latency.
-        accounted = gated.median_ms + gated.host_median_ms + base.median_ms
-        if idle.median_ms - accounted > self._escape_limit(idle.median_ms):
+
+        def unaccounted(side, gated_side):
+            # From an idle GPU the events span the call's device work and the waits for its
+            # host: at most the two measured behind the gate, plus the events' own latency.
+            idle, gated = results[side], results[gated_side]
+            return idle.median_ms - (gated.median_ms + gated.host_median_ms + base.median_ms)
+
+        idle, gated = results["candidate"], results["candidate_device"]
+        allowed = max(0.0, unaccounted("eager", "eager_device"))
+        if unaccounted("candidate", "candidate_device") - allowed > self._escape_limit(idle.median_ms):
             self.flag("escaped_timed_stream", "gated rounds: %.4f ms from an idle GPU, but %.4f ms of device "
                       "and %.4f ms of host time behind the gate" % (idle.median_ms, gated.median_ms,
                                                                     gated.host_median_ms))
@@ -1219,13 +1231,17 @@ class _Candidate:
 
     def side_processes(self, final=False):
         """Processes started under this worker (it adopts their orphans, see proctree) that
-        hold the GPU: between the timed sides, they can load the device while the reference
-        runs and idle while the candidate does.  Checked before every timed side; the
-        others, still running at the end, are reported."""
+        hold the GPU, or that left the worker's process group: between the timed sides, such
+        a process can load the device while the reference runs and idle while the candidate
+        does, and one still starting CUDA when timing ends shows no device file yet.  Checked
+        before every timed side; the others, still running at the end, are reported."""
         pids = proctree.descendants(os.getpid())
+        own_group = os.getpgrp()
         on_gpu = [p for p in pids if proctree.uses_gpu(p)]
-        rest = [p for p in pids if p not in on_gpu]
-        for name, found in (("gpu_side_process", on_gpu), ("child_process", rest if final else [])):
+        detached = [p for p in pids if proctree.process_group(p) not in (None, own_group)]
+        rest = [p for p in pids if p not in on_gpu and p not in detached]
+        for name, found in (("gpu_side_process", on_gpu), ("detached_process", detached),
+                            ("child_process", rest if final else [])):
             if found:
                 self.flag(name, "; ".join("pid %d: %s" % (p, proctree.command_line(p)) for p in found[:3]))
 
