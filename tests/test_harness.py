@@ -278,9 +278,13 @@ def _alive(pid):
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="process tree read from /proc")
 def test_processes_a_candidate_leaves_are_reported_and_killed(tmp_path):
+    """The process in a session of its own fails the candidate; the orphan that stayed in
+    the worker's process group is reported; both are dead after the evaluation."""
     pids = tmp_path / "pids"
     r = run("elu", "leaves_processes", env={"LEFT_PIDS": str(pids)})
-    assert r["verdict"] == "pass" and "child_process" in r["flags"], (r["reason"], r["flags"])
+    assert r["verdict"] == "fail" and "detached_process" in r["flags"], (r["reason"], r["flags"])
+    assert "time.sleep(600)" in r["flag_details"]["detached_process"]
+    assert "sleep 600" in r["flag_details"]["child_process"], r["flag_details"]
     left = [int(p) for p in pids.read_text().split()]
     assert len(left) >= 2
     assert not [p for p in left if _alive(p)]

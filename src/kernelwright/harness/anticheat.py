@@ -27,12 +27,14 @@ FATAL_FLAGS = {
     "changed_global_settings": "global torch settings that change the reference's speed or precision were changed",
     "adversarial_inputs_failed": "correct on get_inputs() draws, wrong on adversarial variants of them",
     "gpu_side_process": "a process the candidate started held the GPU while timing (it can load the device while the reference runs)",
+    "detached_process": "a process the candidate started left the worker's process group (a session of its own): out of the harness's reach, as a noisy neighbour is",
     "exceeds_error_ratio": "error against float64 is above the allowed multiple of the eager reference's",
 }
 INFO_FLAGS = {
     "reduced_precision": "error against float64 is far above the eager reference's (lower precision inside)",
     "no_custom_kernels": "no kernel built by the candidate ran: all time was in library kernels",
     "background_thread": "the candidate left Python threads running",
+    "host_bound": "a side's host work per call exceeds its device time: its cost, and so the headline speedup, follows the host's speed (which differs between processes)",
     "child_process": "processes the candidate started were still running after timing (killed when the worker ends)",
 }
 

@@ -24,6 +24,17 @@ def adopt_orphans():
         return False
 
 
+def _stat(pid):
+    """The fields of /proc/<pid>/stat after the command name: state, ppid, pgrp, session, ..."""
+    try:
+        with open("/proc/%s/stat" % pid) as f:
+            stat = f.read()
+    except OSError:
+        return []
+    # The command name (field 2) may hold spaces and parentheses: parse after its last ')'.
+    return stat[stat.rfind(")") + 2:].split()
+
+
 def _parents():
     """{pid: parent pid} for every process in view."""
     out = {}
@@ -32,18 +43,19 @@ def _parents():
     except OSError:
         return out
     for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % name) as f:
-                stat = f.read()
-        except OSError:
-            continue
-        # The command name (field 2) may hold spaces and parentheses: parse after its last ')'.
-        fields = stat[stat.rfind(")") + 2:].split()
-        if len(fields) > 1:
-            out[int(name)] = int(fields[1])
+        if name.isdigit():
+            fields = _stat(name)
+            if len(fields) > 1:
+                out[int(name)] = int(fields[1])
     return out
+
+
+def process_group(pid):
+    """The process group of ``pid`` (None when it is gone).  A process that left its parent's
+    group (setsid, setpgid, Popen's start_new_session) is out of reach of a kill of that group:
+    honest code has no reason to do so, code that evades its harness does."""
+    fields = _stat(pid)
+    return int(fields[2]) if len(fields) > 2 else None
 
 
 def descendants(pid):

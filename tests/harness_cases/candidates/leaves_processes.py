@@ -1,6 +1,6 @@
 """Correct ELU that, on its first call, leaves two processes running: one started in a
-session of its own and one orphaned by a shell that exits at once.  Their pids go to the file
-named by $LEFT_PIDS."""
+session of its own (detached_process: fails) and one orphaned by a shell that exits at once
+(child_process: reported).  Their pids go to the file named by $LEFT_PIDS."""
 import os
 import subprocess
 import sys
