@@ -541,6 +541,9 @@ def test_escape_check_on_the_gated_rounds():
     # neither the gated device time nor the host time accounts for.
     hidden = dict(honest, candidate_device=_timed(0.01, wall=0.02, host=0.04))
     assert "0.5000 ms from an idle GPU" in _escape_flags(hidden)["escaped_timed_stream"]
+    # Still caught where the reference's gated rounds timed out (it waits on the device).
+    synced_eager = dict(hidden, eager_device=_timed(0.45, wall=0.46, host=5.0, timeouts=5))
+    assert "0.5000 ms from an idle GPU" in _escape_flags(synced_eager)["escaped_timed_stream"]
     # A host-bound call: the idle time is its host time, accounted for.
     host_bound = dict(_BASES, candidate=_timed(0.30, wall=0.31), candidate_device=_timed(0.02, wall=0.03, host=0.28))
     assert _escape_flags(host_bound) == {}

@@ -1209,19 +1209,22 @@ class _Candidate:
                               where, cand.wall_median_ms, cand.median_ms, cand.gap_median_ms, max(gaps)))
                 return
         base = results.get("baseline")
-        if base is None or any(results.get(k) is None or results[k].gate_timeouts for k in ("candidate_device",
-                                                                                         "eager_device")):
-            return
 
-        def unaccounted(side, gated_side):
+        def unaccounted(side):
             # From an idle GPU the events span the call's device work and the waits for its
             # host: at most the two measured behind the gate, plus the events' own latency.
-            idle, gated = results[side], results[gated_side]
-            return idle.median_ms - (gated.median_ms + gated.host_median_ms + base.median_ms)
+            # None where the gated rounds timed nothing usable (the call waited on the device).
+            gated = results.get(side + "_device")
+            if base is None or gated is None or gated.gate_timeouts:
+                return None
+            return results[side].median_ms - (gated.median_ms + gated.host_median_ms + base.median_ms)
 
+        cand_unaccounted = unaccounted("candidate")
+        if cand_unaccounted is None:
+            return
         idle, gated = results["candidate"], results["candidate_device"]
-        allowed = max(0.0, unaccounted("eager", "eager_device"))
-        if unaccounted("candidate", "candidate_device") - allowed > self._escape_limit(idle.median_ms):
+        allowed = max(0.0, unaccounted("eager") or 0.0)
+        if cand_unaccounted - allowed > self._escape_limit(idle.median_ms):
             self.flag("escaped_timed_stream", "gated rounds: %.4f ms from an idle GPU, but %.4f ms of device "
                       "and %.4f ms of host time behind the gate" % (idle.median_ms, gated.median_ms,
                                                                     gated.host_median_ms))
