@@ -1,0 +1,115 @@
+"""Capture: a module and example inputs in, an ATen graph out (``torch.export``, non-strict,
+core ATen decompositions plus those that turn norms and softmax into reductions and
+pointwise ops the code generator can fuse).
+"""
+
+import traceback
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+import torch
+from torch._decomp import core_aten_decompositions, get_decompositions
+
+aten = torch.ops.aten
+
+# Composite ops that core ATen keeps whole but that are only reductions and pointwise math:
+# decomposed, they fuse with what surrounds them.
+_FUSIBLE_DECOMPOSITIONS = [
+    aten._softmax, aten._log_softmax, aten.native_layer_norm, aten.native_group_norm,
+    aten._native_batch_norm_legit_functional, aten._native_batch_norm_legit_no_training,
+    aten._native_batch_norm_legit, aten.var_mean.correction, aten.std.correction,
+    aten.logsumexp, aten.mse_loss, aten.l1_loss, aten.smooth_l1_loss, aten.huber_loss,
+    aten.rms_norm,
+]
+
+
+class CaptureError(Exception):
+    """The model could not be captured as one graph; ``where`` names the op and source line."""
+
+    def __init__(self, message, where=None):
+        super().__init__(message)
+        self.where = where
+
+
+@dataclass
+class Captured:
+    graph_module: torch.fx.GraphModule
+    params: Dict[str, str]  # placeholder name -> parameter or buffer FQN (or constant name)
+    user_inputs: List[str]  # placeholder names of forward's arguments, in order
+    user_outputs: List[object]  # output nodes (or constants) of forward's result, in order
+    mutations: Dict[str, str]  # output node name -> buffer FQN it is copied into
+    out_kind: str  # "single", "tuple" or "list"
+    input_scalars: Dict[int, object] = field(default_factory=dict)  # non-tensor forward args
+    notes: List[str] = field(default_factory=list)
+
+
+def decomposition_table():
+    table = dict(core_aten_decompositions())
+    table.update(get_decompositions(_FUSIBLE_DECOMPOSITIONS))
+    return table
+
+
+def capture(model, example_inputs):
+    """``Captured`` for ``model(*example_inputs)``, or ``CaptureError`` saying what stopped it."""
+    args = tuple(example_inputs)
+    try:
+        ep = torch.export.export(model, args, strict=False)
+        ep = ep.run_decompositions(decomposition_table())
+    except Exception as error:  # torch.export raises many types; all mean "no single graph"
+        raise CaptureError("%s: %s" % (type(error).__name__, _first_line(error)), _where(error)) from error
+    sig = ep.graph_signature
+    gm = ep.graph_module
+    params = {}
+    for spec in sig.input_specs:
+        kind = spec.kind.name
+        if kind in ("PARAMETER", "BUFFER", "CONSTANT_TENSOR"):
+            params[spec.arg.name] = spec.target
+    user_inputs = [spec.arg.name for spec in sig.input_specs if spec.kind.name == "USER_INPUT"]
+    output_node = next(n for n in gm.graph.nodes if n.op == "output")
+    flat_outputs = list(output_node.args[0])
+    mutations, user_outputs = {}, []
+    for spec, value in zip(sig.output_specs, flat_outputs):
+        kind = spec.kind.name
+        if kind == "BUFFER_MUTATION":
+            mutations[value.name] = spec.target
+        elif kind == "USER_OUTPUT":
+            user_outputs.append(value)
+        else:
+            raise CaptureError("the graph mutates a user input (%s), which the optimizer does not reproduce" % kind)
+    out_spec = ep.call_spec.out_spec
+    out_kind = _out_kind(out_spec, len(user_outputs))
+    scalars = {i: a for i, a in enumerate(args) if not isinstance(a, torch.Tensor)}
+    return Captured(gm, params, user_inputs, user_outputs, mutations, out_kind, scalars)
+
+
+def _out_kind(spec, count):
+    if spec is None:
+        return "single"
+    if spec.is_leaf() if hasattr(spec, "is_leaf") else spec.num_children == 0:
+        return "single"
+    kind = getattr(spec, "type", None)
+    children = [spec.child(i) for i in range(spec.num_children)] if hasattr(spec, "child") else spec.children_specs
+    nested = any(not (c.is_leaf() if hasattr(c, "is_leaf") else c.num_children == 0) for c in children)
+    if nested:
+        raise CaptureError("forward returns a nested structure; only a tensor, a tuple or a list of tensors is supported")
+    if kind is list:
+        return "list"
+    if kind is tuple:
+        return "tuple"
+    raise CaptureError("forward returns a %s; only a tensor, a tuple or a list of tensors is supported" % kind)
+
+
+def _first_line(error):
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+def _where(error):
+    """The user's source line that the failing op came from, where the traceback has it."""
+    frames = traceback.extract_tb(error.__traceback__)
+    user = [f for f in frames if "site-packages" not in f.filename and "/torch/" not in f.filename
+            and "kernelwright" not in f.filename]
+    if user:
+        f = user[-1]
+        return "%s:%d: %s" % (f.filename, f.lineno, (f.line or "").strip())
+    return None

@@ -1,0 +1,162 @@
+"""A group of graph nodes in, a ``KernelSpec`` out: CUDA source, its CPU rendering, and the
+launch variants to measure. Raises ``Unsupported`` (with the reason) for a group that
+cannot be one kernel; the planner uses that to decide what to fuse.
+"""
+
+import textwrap
+
+from . import dialects, kernels, opset
+from .emitter import meta
+from .ir import KernelSpec, Launch, Unsupported
+
+ELEMENTWISE_VARIANTS = ((256, 1), (256, 4), (512, 2), (128, 8))
+_MAX_GRID_X = 2**31 - 1
+
+
+def build(group):
+    nodes, outputs = group.nodes, group.outputs
+    if not outputs:
+        raise Unsupported("nothing the group computes is used")
+    if any(meta(n).numel() == 0 for n in outputs):
+        raise Unsupported("an empty output")
+    index = "long long" if _largest(nodes, group.inputs) >= 2**31 - 1 else "int"
+    reductions = [n for n in nodes if opset.kind(n) == opset.REDUCTION]
+    if reductions:
+        return _rows_spec(group, index)
+    return _pointwise_spec(group, index)
+
+
+def _largest(nodes, inputs):
+    sizes = [int(meta(n).numel()) for n in nodes]
+    for n in inputs:
+        v = meta(n)
+        sizes.append(1 + sum((s - 1) * abs(st) for s, st in zip(v.shape, v.stride())))
+    return max(sizes + [1])
+
+
+def _signature(name, em, outs, launch_bound):
+    params = ["const %s* __restrict__ in%d" % (dialects.STORAGE_TYPES[a.dtype], i)
+              for i, a in enumerate(em.inputs.values())]
+    params += ["%s* __restrict__ out%d" % (dialects.STORAGE_TYPES[o.dtype], i) for i, o in enumerate(outs)]
+    return 'extern "C" __global__ void __launch_bounds__(%s) %s(%s)' % (launch_bound, name, ", ".join(params))
+
+
+def _torch_def(name, em, outs, body, domain):
+    args = ", ".join("in%d" % i for i in range(len(em.inputs)))
+    lines = ["def %s(%s):" % (name, args)]
+    device = "in0.device" if em.inputs else "'cpu'"
+    lines += ["    out%d = torch.empty_strided(%r, %r, dtype=%s, device=%s)" % (
+        k, tuple(o.shape), tuple(o.stride), o.dtype, device) for k, o in enumerate(outs)]
+    lines += ["    " + line for line in domain + body]
+    lines.append("    return (%s,)" % ", ".join("out%d" % k for k in range(len(outs))))
+    return "\n".join(lines) + "\n"
+
+
+def _pointwise_spec(group, index):
+    name = group.name
+    cem, outs, cbody, shape = kernels.pointwise(group.nodes, group.outputs, dialects.Cuda(index))
+    tem, _, tbody, _ = kernels.pointwise(group.nodes, group.outputs, dialects.Torch())
+    n = kernels._prod(shape)
+    guard = "" if False else "if (i < %d) " % n
+    body = "\n".join(cbody)
+    cuda = "%s%s\n%s {\n  #pragma unroll\n  for (int k = 0; k < ELEMS; ++k) {\n" \
+           "    const %s i = ((%s)blockIdx.x * ELEMS + k) * BLOCK + threadIdx.x;\n    %s{\n%s\n    }\n  }\n}\n" % (
+               dialects.CUDA_PRELUDE, kernels.CUDA_REDUCE_OPS, _signature(name, cem, outs, "BLOCK"), index, index,
+               guard, textwrap.indent(body, "      "))
+    variants = []
+    for block, elems in ELEMENTWISE_VARIANTS:
+        grid = -(-n // (block * elems))
+        if grid <= _MAX_GRID_X and (elems == 1 or n > block * elems):
+            variants.append(Launch((grid, 1, 1), (block, 1, 1), (("BLOCK", block), ("ELEMS", elems))))
+    torch_src = _torch_def(name, tem, outs, tbody, ["i = torch.arange(%d, device=out0.device)" % n])
+    return KernelSpec(name, "pointwise", list(cem.inputs.values()), outs, cuda, torch_src, variants,
+                      group.ops(), rows=n, cols=1)
+
+
+def _rows_spec(group, index):
+    name = group.name
+    cem, outs, clines, cstores, nrows, ncols = kernels.rows(group.nodes, group.outputs, dialects.Cuda(index))
+    tem, _, tlines, tstores, _, _ = kernels.rows(group.nodes, group.outputs, dialects.Torch())
+    ctypes = {p.ctype for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces}
+    smem = "".join("  __shared__ %s %s[32];\n" % (dialects.CUDA_TYPES[t if t != "bool" else "i64"], kernels.smem_name(t))
+                   for t in sorted(ctypes))
+    if any(p.op in ("argmax", "argmin") for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces):
+        smem += "  __shared__ long long kw_smem_idx[32];\n"
+    body = []
+    for seg in clines:
+        body += _cuda_segment(seg, index, ncols) if isinstance(seg, kernels.Loop) else [seg]
+    if cstores:
+        body.append("if (row_ok && threadIdx.x == 0) {")
+        body += ["  " + s for s in cstores]
+        body.append("}")
+    cuda = ("%s%s\n%s {\n%s  const %s row_raw = (%s)blockIdx.x * ROWS_PER_BLOCK + threadIdx.y;\n"
+            "  const bool row_ok = row_raw < %d;\n  const %s row = row_ok ? row_raw : %d;\n%s\n}\n") % (
+        dialects.CUDA_PRELUDE, kernels.CUDA_REDUCE_OPS, _signature(name, cem, outs, "THREADS * ROWS_PER_BLOCK"),
+        smem, index, index, nrows, index, nrows - 1, textwrap.indent("\n".join(body), "  "))
+    tbody = []
+    for seg in tlines:
+        tbody += _torch_segment(seg, nrows, ncols) if isinstance(seg, kernels.Loop) else [seg]
+    tbody += tstores
+    torch_src = _torch_def(name, tem, outs, tbody, ["row = torch.arange(%d, device=out0.device).view(-1, 1)" % nrows])
+    variants = []
+    for threads in _thread_options(ncols):
+        per_block = max(1, 256 // threads)
+        grid = -(-nrows // per_block)
+        if grid <= _MAX_GRID_X:
+            variants.append(Launch((grid, 1, 1), (threads, per_block, 1),
+                                   (("THREADS", threads), ("ROWS_PER_BLOCK", per_block))))
+    if not variants:
+        raise Unsupported("%d rows do not fit one grid" % nrows)
+    return KernelSpec(name, "rows", list(cem.inputs.values()), outs, cuda, torch_src, variants,
+                      group.ops(), rows=nrows, cols=ncols)
+
+
+def _thread_options(cols):
+    best = 1
+    while best < cols and best < 1024:
+        best *= 2
+    options = {best, max(1, best // 4)}
+    if best >= 128:
+        options.add(best // 2)
+    return sorted(t for t in options if t >= 1)
+
+
+def _cuda_segment(loop, index, ncols):
+    out = []
+    for p in loop.reduces:
+        out.append("%s %s = %s;" % (dialects.CUDA_TYPES[p.ctype], p.acc, dialects.cuda_literal(kernels._INIT[p.op], p.ctype)))
+        if p.op in ("argmax", "argmin"):
+            out.append("long long %s_i = 0x7fffffffffffffffLL;" % p.acc)
+    out.append("for (%s col = threadIdx.x; col < %d; col += THREADS) {" % (index, ncols))
+    out += ["  " + line for line in loop.lines]
+    for p in loop.reduces:
+        if p.op in ("argmax", "argmin"):
+            out.append("  kw_argbest(%s, %s_i, %s, (long long)col, %s);" % (p.acc, p.acc, p.value,
+                                                                          "true" if p.op == "argmax" else "false"))
+        else:
+            out.append("  %s = %s()(%s, %s);" % (p.acc, kernels.combine_op(p), p.acc, p.value))
+    if loop.stores:
+        out.append("  if (row_ok) {")
+        out += ["    " + s for s in loop.stores]
+        out.append("  }")
+    out.append("}")
+    for p in loop.reduces:
+        if p.op in ("argmax", "argmin"):
+            out.append("kw_reduce_arg(%s, %s_i, %s, %s, kw_smem_idx, THREADS);" % (
+                p.acc, p.acc, "true" if p.op == "argmax" else "false", kernels.smem_name(p.ctype)))
+        else:
+            out.append("%s = kw_reduce_rows(%s, %s(), %s, THREADS);" % (
+                p.acc, p.acc, kernels.combine_op(p), kernels.smem_name(p.ctype)))
+    return out
+
+
+def _torch_segment(loop, nrows, ncols):
+    out = ["col = torch.arange(%d, device=out0.device).view(1, -1)" % ncols] + list(loop.lines)
+    for p in loop.reduces:
+        full = "kw_grid(%s, %d, %d)" % (p.value, nrows, ncols)
+        if p.op in ("argmax", "argmin"):
+            out.append("%s_i = %s.%s(1, keepdim=True)" % (p.acc, full, p.op))
+        else:
+            out.append("%s = %s.%s(1, keepdim=True)" % (p.acc, full, kernels.torch_reduce_method(p)))
+    out += loop.stores
+    return out

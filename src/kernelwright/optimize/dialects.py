@@ -1,0 +1,291 @@
+"""The two renderings of the optimizer's expressions: CUDA C++ for the GPU, and torch for the
+CPU, where the same index arithmetic and the same math run vectorised so that a generated
+kernel's logic can be checked without a GPU.
+
+Both define the ``kw_*`` helpers that ``opset`` templates call, with the same semantics as
+ATen (NaN propagation of max/min/clamp/relu included).
+"""
+
+import math
+
+import torch
+
+CUDA_TYPES = {"f32": "float", "f64": "double", "i64": "long long", "bool": "bool"}
+STORAGE_TYPES = {torch.float32: "float", torch.float64: "double", torch.float16: "__half",
+                 torch.bfloat16: "__nv_bfloat16", torch.int64: "long long", torch.int32: "int",
+                 torch.int16: "short", torch.int8: "signed char", torch.uint8: "unsigned char",
+                 torch.bool: "bool"}
+TORCH_COMPUTE = {"f32": torch.float32, "f64": torch.float64, "i64": torch.int64, "bool": torch.bool}
+
+CUDA_PRELUDE = r"""
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#define KW_F __device__ __forceinline__
+#define KW_U(name, fx, dx) KW_F float name(float x) { return fx; } KW_F double name(double x) { return dx; }
+KW_U(kw_abs, fabsf(x), fabs(x)) KW_U(kw_exp, expf(x), exp(x)) KW_U(kw_exp2, exp2f(x), exp2(x))
+KW_U(kw_expm1, expm1f(x), expm1(x)) KW_U(kw_log, logf(x), log(x)) KW_U(kw_log1p, log1pf(x), log1p(x))
+KW_U(kw_log2, log2f(x), log2(x)) KW_U(kw_log10, log10f(x), log10(x)) KW_U(kw_sqrt, sqrtf(x), sqrt(x))
+KW_U(kw_rsqrt, rsqrtf(x), rsqrt(x)) KW_U(kw_sin, sinf(x), sin(x)) KW_U(kw_cos, cosf(x), cos(x))
+KW_U(kw_tan, tanf(x), tan(x)) KW_U(kw_asin, asinf(x), asin(x)) KW_U(kw_acos, acosf(x), acos(x))
+KW_U(kw_atan, atanf(x), atan(x)) KW_U(kw_sinh, sinhf(x), sinh(x)) KW_U(kw_cosh, coshf(x), cosh(x))
+KW_U(kw_tanh, tanhf(x), tanh(x)) KW_U(kw_asinh, asinhf(x), asinh(x)) KW_U(kw_acosh, acoshf(x), acosh(x))
+KW_U(kw_atanh, atanhf(x), atanh(x)) KW_U(kw_erf, erff(x), erf(x)) KW_U(kw_erfc, erfcf(x), erfc(x))
+KW_U(kw_floor, floorf(x), floor(x)) KW_U(kw_ceil, ceilf(x), ceil(x)) KW_U(kw_rint, rintf(x), rint(x))
+KW_U(kw_trunc, truncf(x), trunc(x))
+KW_U(kw_sigmoid, 1.0f / (1.0f + expf(-x)), 1.0 / (1.0 + exp(-x)))
+KW_U(kw_gelu, 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)), 0.5 * x * (1.0 + erf(x * 0.70710678118654752)))
+KW_U(kw_gelu_tanh, 0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x))),
+     0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))))
+KW_U(kw_hardsigmoid, x <= -3.0f ? 0.0f : (x >= 3.0f ? 1.0f : x / 6.0f + 0.5f),
+     x <= -3.0 ? 0.0 : (x >= 3.0 ? 1.0 : x / 6.0 + 0.5))
+template <typename T> KW_F T kw_one(T) { return T(1); }
+template <typename T> KW_F T kw_twenty(T) { return T(20); }
+template <typename T> KW_F T kw_relu(T x) { return x < T(0) ? T(0) : x; }
+template <typename T> KW_F T kw_sign(T x) { return T((T(0) < x) - (x < T(0))); }
+template <typename T> KW_F bool kw_isnan(T x) { return x != x; }
+KW_F bool kw_isinf(float x) { return isinf(x); } KW_F bool kw_isinf(double x) { return isinf(x); }
+template <typename T> KW_F T kw_maximum(T a, T b) { return (a != a || a > b) ? a : b; }
+template <typename T> KW_F T kw_minimum(T a, T b) { return (a != a || a < b) ? a : b; }
+template <typename T> KW_F T kw_fmax(T a, T b) { return a != a ? b : (b != b ? a : (a > b ? a : b)); }
+template <typename T> KW_F T kw_fmin(T a, T b) { return a != a ? b : (b != b ? a : (a < b ? a : b)); }
+template <typename T> KW_F T kw_clamp_min(T x, T lo) { return x < lo ? lo : x; }
+template <typename T> KW_F T kw_clamp_max(T x, T hi) { return x > hi ? hi : x; }
+template <typename T> KW_F T kw_where(bool c, T a, T b) { return c ? a : b; }
+KW_F bool kw_not(bool a) { return !a; } KW_F bool kw_and(bool a, bool b) { return a && b; }
+KW_F bool kw_or(bool a, bool b) { return a || b; } KW_F bool kw_xor(bool a, bool b) { return a != b; }
+KW_F float kw_pow(float a, float b) { return powf(a, b); } KW_F double kw_pow(double a, double b) { return pow(a, b); }
+KW_F float kw_atan2(float a, float b) { return atan2f(a, b); } KW_F double kw_atan2(double a, double b) { return atan2(a, b); }
+KW_F float kw_fmod(float a, float b) { return fmodf(a, b); } KW_F double kw_fmod(double a, double b) { return fmod(a, b); }
+KW_F float kw_copysign(float a, float b) { return copysignf(a, b); } KW_F double kw_copysign(double a, double b) { return copysign(a, b); }
+KW_F float kw_hypot(float a, float b) { return hypotf(a, b); } KW_F double kw_hypot(double a, double b) { return hypot(a, b); }
+template <typename T> KW_F T kw_remainder(T a, T b) { T r = kw_fmod(a, b); return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? r + b : r; }
+template <typename T> KW_F T kw_leaky_relu(T x, T slope) { return x > T(0) ? x : x * slope; }
+template <typename T> KW_F T kw_elu(T x, T alpha, T scale, T input_scale) {
+  return x > T(0) ? scale * x : scale * alpha * kw_expm1(x * input_scale); }
+template <typename T> KW_F T kw_softplus(T x, T beta, T threshold) {
+  return x * beta > threshold ? x : kw_log1p(kw_exp(x * beta)) / beta; }
+KW_F float kw_round_f16(float x) { return __half2float(__float2half_rn(x)); }
+KW_F float kw_round_bf16(float x) { return __bfloat162float(__float2bfloat16_rn(x)); }
+KW_F float kw_load(__half x) { return __half2float(x); }
+KW_F float kw_load(__nv_bfloat16 x) { return __bfloat162float(x); }
+template <typename T> KW_F T kw_load(T x) { return x; }
+KW_F void kw_store(__half* p, float x) { *p = __float2half_rn(x); }
+KW_F void kw_store(__nv_bfloat16* p, float x) { *p = __float2bfloat16_rn(x); }
+template <typename P, typename T> KW_F void kw_store(P* p, T x) { *p = static_cast<P>(x); }
+template <typename T> KW_F T kw_sum(T a, T b) { return a + b; }
+template <typename T> KW_F T kw_prod(T a, T b) { return a * b; }
+template <typename T, typename F>
+KW_F T kw_reduce_rows(T v, F f, T* smem, int threads_per_row) {
+  // Reduces v over the threads_per_row threads of each row (threadIdx.x), every row of the
+  // block (threadIdx.y) at once; all threads get their row's result.
+  int width = threads_per_row < 32 ? threads_per_row : 32;
+  for (int o = width / 2; o > 0; o >>= 1) v = f(v, __shfl_xor_sync(0xffffffffu, v, o, width));
+  if (threads_per_row <= 32) return v;
+  int warps = threads_per_row / 32, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  __syncthreads();
+  if (lane == 0) smem[threadIdx.y * warps + warp] = v;
+  __syncthreads();
+  v = smem[threadIdx.y * warps];
+  for (int w = 1; w < warps; ++w) v = f(v, smem[threadIdx.y * warps + w]);
+  return v;
+}
+template <typename T>
+KW_F void kw_argbest(T& v, long long& i, T v2, long long i2, bool largest) {
+  // torch's rule: NaN wins, then the better value, then the lower index.
+  bool nan1 = v != v, nan2 = v2 != v2;
+  bool take = nan2 ? (!nan1 || i2 < i) : (!nan1 && ((largest ? v2 > v : v2 < v) || (v2 == v && i2 < i)));
+  if (take) { v = v2; i = i2; }
+}
+template <typename T>
+KW_F void kw_reduce_arg(T& v, long long& i, bool largest, T* smem, long long* ismem, int threads_per_row) {
+  int width = threads_per_row < 32 ? threads_per_row : 32;
+  for (int o = width / 2; o > 0; o >>= 1) {
+    T v2 = __shfl_xor_sync(0xffffffffu, v, o, width);
+    long long i2 = __shfl_xor_sync(0xffffffffu, i, o, width);
+    kw_argbest(v, i, v2, i2, largest);
+  }
+  if (threads_per_row <= 32) return;
+  int warps = threads_per_row / 32, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  __syncthreads();
+  if (lane == 0) { smem[threadIdx.y * warps + warp] = v; ismem[threadIdx.y * warps + warp] = i; }
+  __syncthreads();
+  v = smem[threadIdx.y * warps]; i = ismem[threadIdx.y * warps];
+  for (int w = 1; w < warps; ++w) kw_argbest(v, i, smem[threadIdx.y * warps + w], ismem[threadIdx.y * warps + w], largest);
+}
+"""
+
+
+def cuda_literal(value, ctype):
+    if ctype == "bool":
+        return "true" if value else "false"
+    if ctype == "i64":
+        return "%dLL" % int(value)
+    value = float(value)
+    if math.isnan(value):
+        return "(0.0f / 0.0f)" if ctype == "f32" else "(0.0 / 0.0)"
+    if math.isinf(value):
+        inf = "(1.0f / 0.0f)" if ctype == "f32" else "(1.0 / 0.0)"
+        return inf if value > 0 else "(-%s)" % inf
+    text = repr(value)
+    if "e" not in text and "." not in text:
+        text += ".0"
+    return "%sf" % text if ctype == "f32" else text
+
+
+def torch_literal(value, ctype):
+    if ctype == "bool":
+        return "True" if value else "False"
+    if ctype == "i64":
+        return "%d" % int(value)
+    value = float(value)
+    if math.isnan(value) or math.isinf(value):
+        return "float(%r)" % repr(value)
+    return repr(value)
+
+
+def cuda_cast(expr, ctype):
+    return "static_cast<%s>(%s)" % (CUDA_TYPES[ctype], expr)
+
+
+def torch_cast(expr, ctype):
+    return "kw_cast(%s, %r)" % (expr, ctype)
+
+
+# The torch rendering's helpers: the same names, vectorised.
+def _where(c, a, b):
+    return torch.where(torch.as_tensor(c), torch.as_tensor(a), torch.as_tensor(b))
+
+
+def _maximum(a, b):
+    a, b = torch.as_tensor(a), torch.as_tensor(b)
+    return torch.where(torch.isnan(a) | (a > b), a, b)
+
+
+def _minimum(a, b):
+    a, b = torch.as_tensor(a), torch.as_tensor(b)
+    return torch.where(torch.isnan(a) | (a < b), a, b)
+
+
+def _cast(x, ctype):
+    x = torch.as_tensor(x)
+    return x.to(TORCH_COMPUTE[ctype])
+
+
+def _softplus(x, beta, threshold):
+    x = torch.as_tensor(x)
+    return torch.where(x * beta > threshold, x, torch.log1p(torch.exp(x * beta)) / beta)
+
+
+def _like(value):
+    return lambda x: torch.full_like(torch.as_tensor(x), value)
+
+
+TORCH_HELPERS = {
+    "kw_abs": torch.abs, "kw_exp": torch.exp, "kw_exp2": torch.exp2, "kw_expm1": torch.expm1,
+    "kw_log": torch.log, "kw_log1p": torch.log1p, "kw_log2": torch.log2, "kw_log10": torch.log10,
+    "kw_sqrt": torch.sqrt, "kw_rsqrt": torch.rsqrt, "kw_sin": torch.sin, "kw_cos": torch.cos,
+    "kw_tan": torch.tan, "kw_asin": torch.asin, "kw_acos": torch.acos, "kw_atan": torch.atan,
+    "kw_sinh": torch.sinh, "kw_cosh": torch.cosh, "kw_tanh": torch.tanh, "kw_asinh": torch.asinh,
+    "kw_acosh": torch.acosh, "kw_atanh": torch.atanh, "kw_erf": torch.erf, "kw_erfc": torch.erfc,
+    "kw_floor": torch.floor, "kw_ceil": torch.ceil, "kw_rint": torch.round, "kw_trunc": torch.trunc,
+    "kw_sigmoid": torch.sigmoid, "kw_gelu": lambda x: torch.nn.functional.gelu(x),
+    "kw_gelu_tanh": lambda x: torch.nn.functional.gelu(x, approximate="tanh"),
+    "kw_hardsigmoid": torch.nn.functional.hardsigmoid, "kw_one": _like(1), "kw_twenty": _like(20),
+    "kw_relu": torch.relu, "kw_sign": torch.sign, "kw_isnan": torch.isnan, "kw_isinf": torch.isinf,
+    "kw_maximum": _maximum, "kw_minimum": _minimum, "kw_fmax": torch.fmax, "kw_fmin": torch.fmin,
+    "kw_clamp_min": lambda x, lo: torch.where(torch.as_tensor(x) < lo, torch.as_tensor(lo, dtype=torch.as_tensor(x).dtype), x),
+    "kw_clamp_max": lambda x, hi: torch.where(torch.as_tensor(x) > hi, torch.as_tensor(hi, dtype=torch.as_tensor(x).dtype), x),
+    "kw_where": _where, "kw_not": torch.logical_not, "kw_and": torch.logical_and, "kw_or": torch.logical_or,
+    "kw_xor": torch.logical_xor, "kw_pow": lambda a, b: torch.pow(torch.as_tensor(a), b), "kw_atan2": torch.atan2,
+    "kw_fmod": torch.fmod, "kw_copysign": torch.copysign, "kw_hypot": torch.hypot, "kw_remainder": torch.remainder,
+    "kw_leaky_relu": lambda x, s: torch.where(x > 0, x, x * s),
+    "kw_elu": lambda x, a, s, i: torch.where(x > 0, s * x, s * a * torch.expm1(x * i)),
+    "kw_softplus": _softplus,
+    "kw_round_f16": lambda x: x.to(torch.float16).to(x.dtype),
+    "kw_round_bf16": lambda x: x.to(torch.bfloat16).to(x.dtype),
+    "kw_cast": _cast,
+}
+
+
+class Cuda:
+    """CUDA C++: scalar variables, one element per thread and loop iteration."""
+
+    name = "cuda"
+
+    def __init__(self, index_type="int"):
+        self.index_type = index_type
+
+    def assign(self, var, expr, ctype):
+        t = self.index_type if ctype == "idx" else CUDA_TYPES[ctype]
+        return "const %s %s = %s;" % (t, var, expr)
+
+    literal = staticmethod(cuda_literal)
+    cast = staticmethod(cuda_cast)
+
+    def load(self, pointer, offset, ctype):
+        return "static_cast<%s>(kw_load(%s[%s]))" % (CUDA_TYPES[ctype], pointer, offset)
+
+    def idiv(self, a, b):
+        return "%s / %d" % (self.paren(a), b)
+
+    def imod(self, a, b):
+        return "%s %% %d" % (self.paren(a), b)
+
+    @staticmethod
+    def paren(e):
+        return e if _simple(e) else "(%s)" % e
+
+
+class Torch:
+    """torch on the CPU: each variable holds every element at once (rows x columns)."""
+
+    name = "torch"
+
+    def assign(self, var, expr, ctype):
+        return "%s = %s" % (var, expr)
+
+    literal = staticmethod(torch_literal)
+    cast = staticmethod(torch_cast)
+
+    def load(self, pointer, offset, ctype):
+        return "kw_ld(%s, %s, %r)" % (pointer, offset, ctype)
+
+    def idiv(self, a, b):
+        return "%s // %d" % (self.paren(a), b)
+
+    def imod(self, a, b):
+        return "%s %% %d" % (self.paren(a), b)
+
+    @staticmethod
+    def paren(e):
+        return e if _simple(e) else "(%s)" % e
+
+
+def _simple(e):
+    return e.replace("_", "a").isalnum()
+
+
+def torch_load(t, offset, ctype):
+    offset = torch.as_tensor(offset, device=t.device)
+    flat = torch.as_strided(t, (max(int(offset.max()) + 1, 1) if offset.numel() else 1,), (1,), t.storage_offset())
+    return flat[offset].to(TORCH_COMPUTE[ctype])
+
+
+TORCH_HELPERS["kw_ld"] = torch_load
+
+
+def torch_store(out, offset, value):
+    offset = torch.as_tensor(offset)
+    value = torch.as_tensor(value)
+    shape = torch.broadcast_shapes(offset.shape, value.shape)
+    span = 1 + sum((n - 1) * st for n, st in zip(out.shape, out.stride()))
+    flat = torch.as_strided(out, (span,), (1,))
+    flat[offset.broadcast_to(shape).reshape(-1)] = value.broadcast_to(shape).reshape(-1).to(out.dtype)
+
+
+def torch_grid(value, rows, cols):
+    return torch.as_tensor(value).broadcast_to((rows, cols))
+
+
+TORCH_HELPERS["kw_st"] = torch_store
+TORCH_HELPERS["kw_grid"] = torch_grid

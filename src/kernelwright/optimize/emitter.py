@@ -1,0 +1,308 @@
+"""From graph nodes to expressions at symbolic coordinates, in either dialect.
+
+``Emitter.value(node, coords)`` returns the name of a variable holding ``node``'s element at
+``coords`` (one index expression per dimension of the node's shape), emitting the statements
+that compute it. Loads of tensors from outside the group become strided reads; views become
+coordinate arithmetic; pointwise ops become their ``opset`` template; a reduction of the
+group becomes its accumulator, which is only legal at the row being reduced. Values whose
+coordinates do not depend on the column are hoisted out of the column loops.
+"""
+
+import re
+
+import torch
+
+from . import dialects, opset
+from .ir import TensorArg, Unsupported
+
+_COL_VAR = re.compile(r"^c\d+$")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def contiguous_strides(shape):
+    strides, acc = [], 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(strides))
+
+
+def meta(node):
+    val = node.meta.get("val")
+    if not isinstance(val, torch.Tensor):
+        raise Unsupported("%s has no tensor metadata" % node.name)
+    if not all(type(s) is int for s in val.shape):
+        raise Unsupported("%s has a data-dependent shape" % node.name)
+    return val
+
+
+class Scope:
+    """Statements of one level (the row, or one column loop) and what they have computed.
+    A column loop's ``hoist`` is its row scope, where column-invariant values go."""
+
+    def __init__(self, parent=None, hoist=None):
+        self.lines, self.memo, self.parent, self.hoist = [], {}, parent, hoist
+
+    def find(self, key):
+        s = self
+        while s is not None:
+            if key in s.memo:
+                return s.memo[key]
+            s = s.parent
+        return None
+
+
+class Emitter:
+    def __init__(self, dialect, group_nodes):
+        self.d = dialect
+        self.members = set(group_nodes)
+        self.inputs = {}  # node -> TensorArg, in first-use order
+        self.accumulators = {}  # reduction node -> variable (set once its phase is closed)
+        self.row_vars = ()
+        self.counter = 0
+        self.scope = Scope()
+        self.in_loop = set()  # variables computed per column: whatever reads them is too
+
+    def fresh(self, prefix="v"):
+        self.counter += 1
+        return "%s%d" % (prefix, self.counter)
+
+    def _emit(self, key, expr, ctype, coords):
+        """Assigns expr to a new variable in the right scope (hoisted if column-invariant)."""
+        scope = self.scope
+        if scope.hoist is not None and not self._per_column(coords):
+            scope = scope.hoist
+        found = scope.find(key)
+        if found:
+            return found
+        var = self.fresh()
+        scope.lines.append(self.d.assign(var, expr, ctype))
+        scope.memo[key] = var
+        if scope is self.scope and scope.hoist is not None:
+            self.in_loop.add(var)
+        return var
+
+    def _per_column(self, coords):
+        return any(_COL_VAR.match(t) or t in self.in_loop for c in coords for t in _NAME.findall(c))
+
+    def index(self, expr, coords_key):
+        """Index arithmetic goes through variables too, so that each is computed once."""
+        if re.fullmatch(r"[A-Za-z_]\w*|\d+", expr):
+            return expr
+        return self._emit(("idx", expr), expr, "idx", coords_key)
+
+    # -- values -------------------------------------------------------------------------------
+
+    def value(self, node, coords):
+        coords = tuple(coords)
+        if not isinstance(node, torch.fx.Node):
+            raise Unsupported("operand %r is not a node" % (node,))
+        if node not in self.members:
+            return self.load(node, coords)
+        k = opset.kind(node)
+        if k == opset.REDUCTION:
+            return self.accumulator(node, coords)
+        if k == opset.VIEW:
+            return self.value(node.args[0], self.view_coords(node, coords))
+        ctype = opset.ctype_of(meta(node).dtype)
+        if k == opset.CONSTANT:
+            value = node.args[1] if opset.op_name(node.target) in ("full", "full_like") else node.args[0]
+            if opset.op_name(node.target) in ("zeros_like", "ones_like"):
+                value = 0 if opset.op_name(node.target) == "zeros_like" else 1
+            return self.d.literal(value, ctype)
+        return self.pointwise(node, coords, ctype)
+
+    def pointwise(self, node, coords, ctype):
+        name = opset.op_name(node.target)
+        try:
+            template, params, operands = opset.expression(node)
+        except KeyError:
+            raise Unsupported("no expression for %s" % name) from None
+        shape = tuple(meta(node).shape)
+        operand_types = [opset.ctype_of(meta(o).dtype) if isinstance(o, torch.fx.Node) else _scalar_ctype(o)
+                         for o in operands]
+        cast_to = opset.operand_ctype(name, ctype, operand_types)
+        rendered = []
+        for i, (o, t) in enumerate(zip(operands, operand_types)):
+            target = cast_to
+            if name == "where":
+                target = "bool" if i == 0 else ctype
+            if isinstance(o, torch.fx.Node):
+                expr = self.value(o, broadcast_coords(coords, shape, tuple(meta(o).shape)))
+                rendered.append(expr if t == target else self.d.cast(expr, target))
+            else:
+                rendered.append(self.d.literal(o, target))
+        fields = dict(zip("abc", rendered))
+        fields.update({"p%d" % i: self.d.literal(p, ctype if ctype in ("f32", "f64") else "f32")
+                       for i, p in enumerate(params)})
+        expr = template.format(**fields)
+        if name in ("_to_copy", "convert_element_type") and meta(node).dtype in (torch.float16, torch.bfloat16):
+            expr = "kw_round_%s(%s)" % ("f16" if meta(node).dtype == torch.float16 else "bf16", expr)
+        return self._emit((node, coords), expr, ctype, coords)
+
+    def load(self, node, coords):
+        val = meta(node)
+        if node not in self.inputs:
+            if val.dtype not in dialects.STORAGE_TYPES:
+                raise Unsupported("%s has dtype %s" % (node.name, val.dtype))
+            self.inputs[node] = TensorArg(node.name, tuple(val.shape), tuple(val.stride()), val.dtype)
+        arg = self.inputs[node]
+        terms = [c if st == 1 else "%s * %d" % (c, st) for c, st, s in zip(coords, arg.stride, arg.shape)
+                 if c != "0" and st != 0 and s != 1]
+        offset = self.index(" + ".join(terms) if terms else "0", coords)
+        i = list(self.inputs).index(node)
+        expr = self.d.load("in%d" % i, offset, opset.ctype_of(val.dtype))
+        return self._emit(("load", node, coords), expr, opset.ctype_of(val.dtype), coords)
+
+    def accumulator(self, node, coords):
+        if node not in self.accumulators:
+            raise Unsupported("%s is read before its reduction is complete" % node.name)
+        dims, keepdim = reduction_dims(node)
+        shape = tuple(meta(node.args[0]).shape)
+        expected = []
+        rows = iter(self.row_vars)
+        for d in range(len(shape)):
+            if d in dims:
+                if keepdim:
+                    expected.append("0")
+            else:
+                expected.append(next(rows))
+        if tuple(coords) != tuple(expected) and not _same_up_to_unit(coords, expected, tuple(meta(node).shape)):
+            raise Unsupported("%s is used away from the row it reduces (coords %s)" % (node.name, ", ".join(coords)))
+        return self.accumulators[node]
+
+    # -- views --------------------------------------------------------------------------------
+
+    def view_coords(self, node, coords):
+        """The input's coordinates for the view's element at ``coords``."""
+        name = opset.op_name(node.target)
+        src_shape = tuple(meta(node.args[0]).shape)
+        out_shape = tuple(meta(node).shape)
+        d = self.d
+        if name == "expand" or name == "broadcast_in_dim":
+            if name == "broadcast_in_dim":
+                kept = list(node.args[2])
+                return tuple("0" if src_shape[i] == 1 and out_shape[k] != 1 else coords[k]
+                             for i, k in enumerate(kept))
+            return broadcast_coords(coords, out_shape, src_shape)
+        if name == "permute":
+            perm = [p % len(src_shape) for p in node.args[1]]
+            result = [None] * len(src_shape)
+            for i, p in enumerate(perm):
+                result[p] = coords[i]
+            return tuple(result)
+        if name in ("t", "transpose"):
+            a, b = (0, 1) if name == "t" else [x % len(src_shape) for x in node.args[1:3]]
+            result = list(coords)
+            if len(result) >= 2:
+                result[a], result[b] = result[b], result[a]
+            return tuple(result)
+        if name == "slice":
+            dim = node.args[1] % len(src_shape) if len(node.args) > 1 else 0
+            start = node.args[2] if len(node.args) > 2 and node.args[2] is not None else 0
+            step = node.args[4] if len(node.args) > 4 else 1
+            start = max(0, start + src_shape[dim]) if start < 0 else min(start, src_shape[dim])
+            result = list(coords)
+            result[dim] = d.paren("%s * %d + %d" % (coords[dim], step, start)) if (step, start) != (1, 0) else coords[dim]
+            return tuple(result)
+        if name == "select":
+            dim, index = node.args[1] % len(src_shape), node.args[2] % src_shape[node.args[1] % len(src_shape)]
+            result = list(coords)
+            result.insert(dim, str(index))
+            return tuple(result)
+        if name == "as_strided":
+            size, stride = tuple(node.args[1]), tuple(node.args[2])
+            offset = node.args[3] if len(node.args) > 3 else 0
+            if tuple(meta(node.args[0]).stride()) != contiguous_strides(src_shape):
+                raise Unsupported("as_strided of a non-contiguous value")
+            terms = ["%s * %d" % (c, st) for c, st in zip(coords, stride) if c != "0" and st != 0] + (
+                [str(offset)] if offset else [])
+            flat = self.index(" + ".join(terms) if terms else "0", coords)
+            return self.unflatten(flat, src_shape, coords)
+        # view, reshape, unsqueeze, squeeze: the same elements in row-major order
+        if len(src_shape) == 0:
+            return ()
+        if _only_unit_dims_differ(src_shape, out_shape):
+            it = iter(c for c, s in zip(coords, out_shape) if s != 1)
+            return tuple("0" if s == 1 else next(it) for s in src_shape)
+        terms = ["%s * %d" % (c, st) if st != 1 else c
+                 for c, st, s in zip(coords, contiguous_strides(out_shape), out_shape) if s != 1 and c != "0"]
+        flat = self.index(" + ".join(terms) if terms else "0", coords)
+        return self.unflatten(flat, src_shape, coords)
+
+    def unflatten(self, flat, shape, coords):
+        strides = contiguous_strides(shape)
+        result = []
+        for i, (s, st) in enumerate(zip(shape, strides)):
+            if s == 1:
+                result.append("0")
+                continue
+            e = flat if st == 1 else self.d.idiv(flat, st)
+            if any(shape[j] != 1 for j in range(i)):
+                e = self.d.imod(e, s)
+            result.append(self.index(e, coords))
+        return tuple(result)
+
+
+def broadcast_coords(coords, shape, operand_shape):
+    """ATen broadcasting: trailing dims line up; size-1 dims of the operand read index 0."""
+    lead = len(shape) - len(operand_shape)
+    if lead < 0:
+        raise Unsupported("operand of rank %d under a result of rank %d" % (len(operand_shape), len(shape)))
+    return tuple("0" if s == 1 else coords[lead + i] for i, s in enumerate(operand_shape))
+
+
+def reduction_dims(node):
+    """(sorted dims, keepdim) of a reduction node, whatever op spelled them."""
+    name = opset.op_name(node.target)
+    rank = len(meta(node.args[0]).shape)
+    args, kwargs = list(node.args), node.kwargs
+    if name in ("argmax", "argmin"):
+        dim = args[1] if len(args) > 1 else kwargs.get("dim")
+        keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
+        dims = [dim] if dim is not None else list(range(rank))
+        if dim is None and keepdim:
+            raise Unsupported("argmax over all dims with keepdim")
+    elif name == "prod":
+        dim = args[1] if len(args) > 1 else kwargs.get("dim")
+        keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
+        dims = [dim] if dim is not None else list(range(rank))
+    else:
+        dims = args[1] if len(args) > 1 else kwargs.get("dim")
+        if is_prims(node):  # prims reductions never keep dims; broadcast_in_dim restores them
+            keepdim = False
+        else:
+            keepdim = args[2] if len(args) > 2 and isinstance(args[2], bool) else kwargs.get("keepdim", False)
+        if dims is None or (isinstance(dims, (list, tuple)) and len(dims) == 0):
+            dims = list(range(rank))
+        elif isinstance(dims, int):
+            dims = [dims]
+    return tuple(sorted({d % rank for d in dims})) if rank else (), bool(keepdim)
+
+
+def is_prims(node):
+    return getattr(node.target, "namespace", None) == "prims"
+
+
+def correction(node):
+    """The divisor's correction of a var/std node (prims put it third, aten in a keyword)."""
+    if is_prims(node):
+        return node.args[2] if len(node.args) > 2 else 0
+    c = node.kwargs.get("correction")
+    if c is None:
+        unbiased = node.kwargs.get("unbiased", True)
+        c = 1 if unbiased else 0
+    return c
+
+
+def _scalar_ctype(v):
+    return "bool" if isinstance(v, bool) else ("i64" if isinstance(v, int) else "f32")
+
+
+def _only_unit_dims_differ(a, b):
+    return [s for s in a if s != 1] == [s for s in b if s != 1]
+
+
+def _same_up_to_unit(coords, expected, shape):
+    return [c for c, s in zip(coords, shape) if s != 1] == [e for e, s in zip(expected, shape) if s != 1] \
+        if len(coords) == len(expected) == len(shape) else False

@@ -1,0 +1,264 @@
+"""The two kernel templates, each rendered in CUDA and in torch from one ``Emitter`` pass.
+
+pointwise: one thread per output element, ELEMS elements a thread (BLOCK apart, so that a
+    warp's accesses stay coalesced and several loads are in flight); coordinates come from
+    the flat index.
+rows: a reduction domain: rows are the kept dims, columns the reduced dims. THREADS threads
+    (a power of two) share a row and ROWS_PER_BLOCK rows share a block. Reductions that
+    depend on each other run in successive column loops (softmax: max, then the sum of exp);
+    values that read only the row (a reduction's result and what follows from it) are
+    computed once per row; outputs of the full shape are written in a last column loop.
+"""
+
+from dataclasses import dataclass, field
+
+from . import dialects, opset
+from .emitter import Emitter, Scope, contiguous_strides, correction, meta, reduction_dims
+from .ir import TensorArg, Unsupported
+
+_COMBINE = {"sum": "kw_add_op", "mean": "kw_add_op", "var": "kw_add_op", "std": "kw_add_op",
+            "mean_of": "kw_add_op", "prod": "kw_mul_op", "amax": "kw_max_op", "amin": "kw_min_op"}
+_INIT = {"sum": 0, "mean": 0, "var": 0, "std": 0, "mean_of": 0, "prod": 1,
+         "amax": float("-inf"), "amin": float("inf"), "argmax": float("-inf"), "argmin": float("inf")}
+_TORCH_REDUCE = {"kw_add_op": "sum", "kw_mul_op": "prod", "kw_max_op": "amax", "kw_min_op": "amin"}
+_SMEM = {"f32": "kw_smem_f", "f64": "kw_smem_d", "i64": "kw_smem_i"}
+
+CUDA_REDUCE_OPS = r"""
+struct kw_add_op { template <typename T> KW_F T operator()(T a, T b) const { return a + b; } };
+struct kw_mul_op { template <typename T> KW_F T operator()(T a, T b) const { return a * b; } };
+struct kw_max_op { template <typename T> KW_F T operator()(T a, T b) const { return kw_maximum(a, b); } };
+struct kw_min_op { template <typename T> KW_F T operator()(T a, T b) const { return kw_minimum(a, b); } };
+"""
+
+
+@dataclass
+class Reduce:
+    """One accumulator of a column loop. ``op`` is the ATen reduction, or ``mean_of`` for the
+    mean that a var/std subtracts first."""
+
+    node: object
+    op: str
+    ctype: str
+    value: str = ""
+    acc: str = ""
+
+
+@dataclass
+class Loop:
+    lines: list
+    reduces: list = field(default_factory=list)
+    stores: list = field(default_factory=list)
+
+
+def coord_vars(prefix, shape, flat, em):
+    """Coordinates of ``flat`` in ``shape`` (row-major), as index variables of the current scope."""
+    d, coords, strides = em.d, [], contiguous_strides(shape)
+    for i, (s, st) in enumerate(zip(shape, strides)):
+        if s == 1:
+            coords.append("0")
+            continue
+        e = flat if st == 1 else d.idiv(flat, st)
+        if any(shape[j] != 1 for j in range(i)):
+            e = d.imod(e, s)
+        var = "%s%d" % (prefix, i)
+        em.scope.lines.append(d.assign(var, e, "idx"))
+        coords.append(var)
+    return tuple(coords)
+
+
+def output_args(outputs):
+    args = []
+    for n in outputs:
+        v = meta(n)
+        if v.dtype not in dialects.STORAGE_TYPES:
+            raise Unsupported("%s has dtype %s" % (n.name, v.dtype))
+        # ATen gives a pointwise result its inputs' memory order, and later views of it were
+        # traced on that order: write the same strides.
+        args.append(TensorArg(n.name, tuple(v.shape), tuple(v.stride()), v.dtype))
+    return args
+
+
+def _out_offset(coords, shape, stride):
+    terms = [c if st == 1 else "%s * %d" % (c, st)
+             for c, st, s in zip(coords, stride, shape) if s != 1 and c != "0"]
+    return " + ".join(terms) if terms else "0"
+
+
+def _store(em, k, coords, out, var):
+    offset = em.index(_out_offset(coords, out.shape, out.stride), coords)
+    if em.d.name == "cuda":
+        return "kw_store(&out%d[%s], %s);" % (k, offset, var)
+    return "kw_st(out%d, %s, %s)" % (k, offset, var)
+
+
+def pointwise(nodes, outputs, dialect):
+    """(emitter, output args, statements, shape) of the pointwise template."""
+    shape = tuple(meta(outputs[0]).shape)
+    for o in outputs:
+        if tuple(meta(o).shape) != shape:
+            raise Unsupported("outputs of different shapes (%s and %s)" % (shape, tuple(meta(o).shape)))
+    em = Emitter(dialect, nodes)
+    coords = coord_vars("d", shape, "i", em)
+    outs = output_args(outputs)
+    stores = [_store(em, k, coords, outs[k], em.value(o, coords)) for k, o in enumerate(outputs)]
+    return em, outs, em.scope.lines + stores, shape
+
+
+def rows(nodes, outputs, dialect):
+    """(emitter, output args, row-scope statements with Loops, row stores, rows, cols)."""
+    reductions = [n for n in nodes if opset.kind(n) == opset.REDUCTION]
+    first = reductions[0]
+    full = tuple(meta(first.args[0]).shape)
+    dims, _ = reduction_dims(first)
+    for r in reductions[1:]:
+        if tuple(meta(r.args[0]).shape) != full or reduction_dims(r)[0] != dims:
+            raise Unsupported("reductions over different domains (%s over dims %s of %s, %s over %s of %s)" % (
+                first.name, dims, full, r.name, reduction_dims(r)[0], tuple(meta(r.args[0]).shape)))
+    kept_shape = tuple(s for i, s in enumerate(full) if i not in dims)
+    red_shape = tuple(full[i] for i in dims)
+    outs = output_args(outputs)
+    kinds = [_output_kind(o, full, kept_shape) for o in outputs]
+
+    em = Emitter(dialect, nodes)
+    row_scope = em.scope
+    row_coords = coord_vars("r", kept_shape, "row", em)
+    em.row_vars = tuple(row_coords)
+
+    def loop_coords():
+        col_coords = coord_vars("c", red_shape, "col", em)
+        it_r, it_c = iter(row_coords), iter(col_coords)
+        return tuple(next(it_c) if i in dims else next(it_r) for i in range(len(full)))
+
+    cols = _prod(red_shape)
+    pending = [Reduce(r, "mean_of", _acc_ctype(r)) for r in reductions if opset.op_name(r.target) in ("var", "std")]
+    pending += [Reduce(r, opset.op_name(r.target), _acc_ctype(r)) for r in reductions]
+    means = {}
+    while pending:
+        done = set(em.accumulators)
+        ready = [p for p in pending if _ready(p, nodes, done, means)]
+        if not ready:
+            raise Unsupported("the group's reductions depend on each other in a cycle")
+        loop = Scope(parent=row_scope, hoist=row_scope)
+        em.scope = loop
+        coords = loop_coords()
+        for p in ready:
+            p.value = em.value(p.node.args[0], coords)
+            src_ctype = opset.ctype_of(meta(p.node.args[0]).dtype)
+            if p.op in ("argmax", "argmin"):
+                if src_ctype not in ("f32", "f64"):
+                    raise Unsupported("%s of a %s tensor" % (p.op, meta(p.node.args[0]).dtype))
+            elif src_ctype != p.ctype:
+                p.value = em._emit(("cast", p.value, p.ctype), dialect.cast(p.value, p.ctype), p.ctype, coords)
+            if p.op in ("var", "std"):
+                dev = em._emit(("dev", p.value), "(%s - %s)" % (p.value, means[p.node]), p.ctype, coords)
+                p.value = em._emit(("sq", dev), "(%s * %s)" % (dev, dev), p.ctype, coords)
+        em.scope = row_scope
+        row_scope.lines.append(Loop(loop.lines, reduces=ready))
+        for p in ready:
+            p.acc = em.fresh("acc")
+            result = _finish(p, cols, dialect)
+            var = em.fresh()
+            row_scope.lines.append(dialect.assign(var, result, p.ctype if p.op not in ("argmax", "argmin") else "i64"))
+            if p.op == "mean_of":
+                means[p.node] = var
+            else:
+                em.accumulators[p.node] = var
+        pending = [p for p in pending if p not in ready]
+
+    loop = Scope(parent=row_scope, hoist=row_scope)
+    full_loop = Loop(loop.lines)
+    row_stores = []
+    for k, (o, how) in enumerate(zip(outputs, kinds)):
+        if how == "full":
+            if not full_loop.stores:
+                em.scope = loop
+                coords = loop_coords()
+            em.scope = loop
+            full_loop.stores.append(_store(em, k, coords, outs[k], em.value(o, coords)))
+        else:
+            em.scope = row_scope
+            shape = tuple(meta(o).shape)
+            oc = _row_output_coords(shape, full, dims, row_coords)
+            row_stores.append(_store(em, k, oc, outs[k], em.value(o, oc)))
+    em.scope = row_scope
+    if full_loop.stores:
+        row_scope.lines.append(full_loop)
+    return em, outs, row_scope.lines, row_stores, _prod(kept_shape), cols
+
+
+def _prod(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _output_kind(o, full, kept_shape):
+    shape = tuple(meta(o).shape)
+    if shape == full:
+        return "full"
+    if [s for s in shape if s != 1] == [s for s in kept_shape if s != 1] and len(shape) in (len(full), len(kept_shape)):
+        return "row"
+    raise Unsupported("output %s of shape %s is neither the reduced shape %s nor one value per row" % (
+        o.name, shape, full))
+
+
+def _acc_ctype(node):
+    op = opset.op_name(node.target)
+    src = meta(node.args[0]).dtype
+    if op in ("argmax", "argmin"):
+        return opset.ctype_of(src)
+    return opset.ctype_of(meta(node).dtype)
+
+
+def _ready(p, nodes, done, means):
+    if p.op in ("var", "std") and p.node not in means:
+        return False
+    members, stack, seen = set(nodes), [p.node.args[0]], set()
+    while stack:
+        n = stack.pop()
+        if n in seen or n not in members:
+            continue
+        seen.add(n)
+        if opset.kind(n) == opset.REDUCTION:
+            if n not in done:
+                return False
+            continue
+        stack.extend(n.all_input_nodes)
+    return True
+
+
+def _finish(p, cols, d):
+    """The row's result from the reduced accumulator ``p.acc``."""
+    lit = lambda v: d.literal(v, p.ctype)  # noqa: E731
+    if p.op in ("mean", "mean_of"):
+        return "%s / %s" % (p.acc, lit(cols))
+    if p.op in ("var", "std"):
+        divisor = "%s / %s" % (p.acc, lit(max(cols - correction(p.node), 0)))
+        return "kw_sqrt(%s)" % divisor if p.op == "std" else divisor
+    if p.op in ("argmax", "argmin"):
+        return p.acc + "_i"
+    return p.acc
+
+
+def _row_output_coords(shape, full, dims, row_coords):
+    it = iter(row_coords)
+    if len(shape) == len(full):
+        return tuple("0" if i in dims else next(it) for i in range(len(full)))
+    return tuple(next(it) for _ in shape)
+
+
+def init_literal(p, d):
+    return d.literal(_INIT[p.op], p.ctype)
+
+
+def combine_op(p):
+    return _COMBINE[p.op]
+
+
+def torch_reduce_method(p):
+    return _TORCH_REDUCE[_COMBINE[p.op]]
+
+
+def smem_name(ctype):
+    return _SMEM[ctype if ctype != "bool" else "i64"]

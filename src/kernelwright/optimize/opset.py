@@ -1,0 +1,255 @@
+"""What the planner knows of each ATen op: its kind, and for pointwise ops the expression it
+computes, written once for every code generator.
+
+Expressions use the helper names of ``dialects.py`` (``kw_exp``, ``kw_where`` ...), which both
+the CUDA and the torch dialect define, so one template serves the generated kernel and its
+CPU rendering. ``{a}``, ``{b}``, ``{c}`` are the tensor operands (already at the node's compute
+type); ``{p0}``, ``{p1}`` ... are scalar parameters rendered as literals of that type.
+"""
+
+import math
+
+import torch
+
+aten = torch.ops.aten
+prims = torch.ops.prims
+
+POINTWISE = "pointwise"
+REDUCTION = "reduction"
+VIEW = "view"
+CONSTANT = "constant"
+
+# op -> (template, names of the scalar parameters taken from args/kwargs after the tensors)
+_UNARY = {
+    "abs": "kw_abs({a})", "neg": "(-{a})", "exp": "kw_exp({a})", "exp2": "kw_exp2({a})",
+    "expm1": "kw_expm1({a})", "log": "kw_log({a})", "log1p": "kw_log1p({a})", "log2": "kw_log2({a})",
+    "log10": "kw_log10({a})", "sqrt": "kw_sqrt({a})", "rsqrt": "kw_rsqrt({a})",
+    "reciprocal": "(kw_one({a}) / {a})", "sin": "kw_sin({a})", "cos": "kw_cos({a})", "tan": "kw_tan({a})",
+    "asin": "kw_asin({a})", "acos": "kw_acos({a})", "atan": "kw_atan({a})", "sinh": "kw_sinh({a})",
+    "cosh": "kw_cosh({a})", "tanh": "kw_tanh({a})", "asinh": "kw_asinh({a})", "acosh": "kw_acosh({a})",
+    "atanh": "kw_atanh({a})", "sigmoid": "kw_sigmoid({a})", "erf": "kw_erf({a})", "erfc": "kw_erfc({a})",
+    "sign": "kw_sign({a})", "floor": "kw_floor({a})", "ceil": "kw_ceil({a})", "round": "kw_rint({a})",
+    "trunc": "kw_trunc({a})", "frac": "({a} - kw_trunc({a}))", "relu": "kw_relu({a})",
+    "silu": "({a} * kw_sigmoid({a}))", "mish": "({a} * kw_tanh(kw_softplus({a}, kw_one({a}), kw_twenty({a}))))",
+    "hardsigmoid": "kw_hardsigmoid({a})", "hardswish": "({a} * kw_hardsigmoid({a}))",
+    "logical_not": "kw_not({a})", "bitwise_not": "kw_not({a})", "isnan": "kw_isnan({a})",
+    "isinf": "kw_isinf({a})", "clone": "{a}", "alias": "{a}", "lift_fresh_copy": "{a}",
+    "_to_copy": "{a}", "convert_element_type": "{a}", "positive": "{a}",
+}
+_BINARY = {
+    "mul": "({a} * {b})", "div": "({a} / {b})", "maximum": "kw_maximum({a}, {b})",
+    "minimum": "kw_minimum({a}, {b})", "fmax": "kw_fmax({a}, {b})", "fmin": "kw_fmin({a}, {b})",
+    "atan2": "kw_atan2({a}, {b})", "fmod": "kw_fmod({a}, {b})", "remainder": "kw_remainder({a}, {b})",
+    "copysign": "kw_copysign({a}, {b})", "hypot": "kw_hypot({a}, {b})",
+    "eq": "({a} == {b})", "ne": "({a} != {b})", "lt": "({a} < {b})", "le": "({a} <= {b})",
+    "gt": "({a} > {b})", "ge": "({a} >= {b})", "logical_and": "kw_and({a}, {b})",
+    "logical_or": "kw_or({a}, {b})", "logical_xor": "kw_xor({a}, {b})", "bitwise_and": "kw_and({a}, {b})",
+    "bitwise_or": "kw_or({a}, {b})", "pow": "kw_pow({a}, {b})", "copy": "{b}",
+}
+_COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
+_LOGICAL = {"logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_not"}
+
+_REDUCTIONS = {"sum", "mean", "amax", "amin", "prod", "var", "std", "argmax", "argmin"}
+_VIEWS = {"view", "_unsafe_view", "reshape", "expand", "permute", "unsqueeze", "squeeze", "t", "transpose",
+          "slice", "select", "as_strided", "broadcast_in_dim", "alias_view"}
+_CONSTANTS = {"full", "scalar_tensor", "full_like", "zeros_like", "ones_like"}
+
+
+def op_name(target):
+    """'add' for aten.add.Tensor, 'var' for prims.var.default; None for non-op targets."""
+    schema_name = getattr(target, "_schema", None)
+    if schema_name is None:
+        return None
+    return schema_name.name.split("::")[-1]
+
+
+def kind(node):
+    """The planner's class of an FX node: pointwise, reduction, view, constant, or None (ATen)."""
+    if node.op != "call_function":
+        return None
+    name = op_name(node.target)
+    if name is None:
+        return None
+    val = node.meta.get("val")
+    if not isinstance(val, torch.Tensor):
+        return None  # tuple outputs (max.dim, var_mean ...) stay with ATen
+    if name in _VIEWS:
+        return VIEW
+    if name in _CONSTANTS:
+        return CONSTANT
+    if name in _REDUCTIONS:
+        return REDUCTION
+    if name in _UNARY or name in _BINARY or name in _EXTRA:
+        return POINTWISE
+    return None
+
+
+def _alpha(template):
+    def build(node, args):
+        alpha = node.kwargs.get("alpha", 1)
+        if alpha == 1:
+            return template.format(a="{a}", b="{b}"), []
+        return template.format(a="{a}", b="({p0} * {b})"), [alpha]
+    return build
+
+
+def _clamp(node, args):
+    lo = args[1] if len(args) > 1 else node.kwargs.get("min")
+    hi = args[2] if len(args) > 2 else node.kwargs.get("max")
+    return _clamp_expr(lo, hi)
+
+
+def _clamp_expr(lo, hi):
+    expr, params = "{a}", []
+    if isinstance(lo, torch.fx.Node):
+        expr = "kw_clamp_min(%s, {b})" % expr
+    elif lo is not None:
+        expr, params = "kw_clamp_min(%s, {p%d})" % (expr, len(params)), params + [lo]
+    if isinstance(hi, torch.fx.Node):
+        expr = "kw_clamp_max(%s, {%s})" % (expr, "c" if isinstance(lo, torch.fx.Node) else "b")
+    elif hi is not None:
+        expr, params = "kw_clamp_max(%s, {p%d})" % (expr, len(params)), params + [hi]
+    return expr, params
+
+
+def _pow(node, args):
+    e = args[1]
+    if isinstance(e, torch.fx.Node):
+        return "kw_pow({a}, {b})", []
+    simple = {2: "({a} * {a})", 1: "{a}", 0.5: "kw_sqrt({a})", -1: "(kw_one({a}) / {a})", 3: "({a} * {a} * {a})",
+              -0.5: "kw_rsqrt({a})", 0: "kw_one({a})"}
+    if e in simple:
+        return simple[e], []
+    return "kw_pow({a}, {p0})", [e]
+
+
+def _gelu(node, args):
+    approximate = node.kwargs.get("approximate", args[1] if len(args) > 1 else "none")
+    if approximate == "tanh":
+        return "kw_gelu_tanh({a})", []
+    return "kw_gelu({a})", []
+
+
+def _elu(node, args):
+    alpha, scale, input_scale = (list(args[1:]) + [1.0, 1.0, 1.0][len(args) - 1:])[:3]
+    return "kw_elu({a}, {p0}, {p1}, {p2})", [alpha, scale, input_scale]
+
+
+def _leaky_relu(node, args):
+    slope = args[1] if len(args) > 1 else node.kwargs.get("negative_slope", 0.01)
+    return "kw_leaky_relu({a}, {p0})", [slope]
+
+
+def _hardtanh(node, args):
+    lo = args[1] if len(args) > 1 else -1.0
+    hi = args[2] if len(args) > 2 else 1.0
+    return _clamp_expr(lo, hi)
+
+
+def _softplus(node, args):
+    beta = args[1] if len(args) > 1 else node.kwargs.get("beta", 1.0)
+    threshold = args[2] if len(args) > 2 else node.kwargs.get("threshold", 20.0)
+    return "kw_softplus({a}, {p0}, {p1})", [beta, threshold]
+
+
+def _where(node, args):
+    return "kw_where({a}, {b}, {c})", []
+
+
+def _div(node, args):
+    mode = node.kwargs.get("rounding_mode", args[2] if len(args) > 2 else None)
+    if mode == "trunc":
+        return "kw_trunc({a} / {b})", []
+    if mode == "floor":
+        return "kw_floor({a} / {b})", []
+    return "({a} / {b})", []
+
+
+def _masked_fill(node, args):
+    return "kw_where({b}, {p0}, {a})", [args[2]]
+
+
+def _lerp(node, args):
+    if isinstance(args[2], torch.fx.Node):
+        return "({a} + {c} * ({b} - {a}))", []
+    return "({a} + {p0} * ({b} - {a}))", [args[2]]
+
+
+def _addcmul(node, args):
+    return "({a} + {p0} * {b} * {c})", [node.kwargs.get("value", 1)]
+
+
+def _threshold(node, args):
+    return "kw_where({a} > {p0}, {a}, {p1})", [args[1], args[2]]
+
+
+_EXTRA = {
+    "add": _alpha("({a} + {b})"), "sub": _alpha("({a} - {b})"), "rsub": None, "clamp": _clamp,
+    "clamp_min": lambda n, a: _clamp_expr(a[1], None), "clamp_max": lambda n, a: _clamp_expr(None, a[1]),
+    "pow": _pow, "gelu": _gelu, "elu": _elu, "leaky_relu": _leaky_relu, "hardtanh": _hardtanh,
+    "softplus": _softplus, "where": _where, "div": _div, "masked_fill": _masked_fill, "lerp": _lerp,
+    "addcmul": _addcmul, "threshold": _threshold,
+}
+del _EXTRA["rsub"]
+
+
+def expression(node):
+    """(template, scalar params, tensor operands) for a pointwise node; raises KeyError if unknown."""
+    name = op_name(node.target)
+    args = list(node.args)
+    if name in _EXTRA:
+        template, params = _EXTRA[name](node, args)
+    elif name in _UNARY:
+        template, params = _UNARY[name], []
+    else:
+        template, params = _BINARY[name], []
+    operands = [a for a in args if isinstance(a, torch.fx.Node) or _is_scalar(a)]
+    # Scalars among the leading operands (x + 2.0) are operands too; trailing ones are params.
+    n = sum(1 for key in ("{a}", "{b}", "{c}") if key in template)
+    return template, params, operands[:n] if n <= len(operands) else _operands(args, n)
+
+
+def _operands(args, n):
+    found = [a for a in args if isinstance(a, torch.fx.Node) or _is_scalar(a)]
+    if len(found) < n:
+        raise KeyError("operands")
+    return found[:n]
+
+
+def _is_scalar(value):
+    return isinstance(value, (bool, int, float)) and not isinstance(value, type(None))
+
+
+def operand_ctype(name, result_ctype, operand_ctypes):
+    """The type operands are cast to before the op: comparisons and logic compare in the wider
+    operand type; everything else computes in the result's type."""
+    if name in _COMPARISONS:
+        return widest(operand_ctypes)
+    if name in _LOGICAL:
+        return "bool"
+    if name == "where":
+        return None  # the condition stays bool; the branches take the result's type
+    return result_ctype
+
+
+_RANK = {"bool": 0, "i64": 1, "f32": 2, "f64": 3}
+
+
+def widest(ctypes):
+    return max(ctypes, key=_RANK.__getitem__) if ctypes else "f32"
+
+
+def ctype_of(dtype):
+    if dtype == torch.float64:
+        return "f64"
+    if dtype.is_floating_point:
+        return "f32"
+    if dtype == torch.bool:
+        return "bool"
+    if dtype.is_complex:
+        raise KeyError("complex")
+    return "i64"
+
+
+def is_finite_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)

@@ -1,0 +1,191 @@
+"""Partition a captured graph into generated kernels and ATen calls, and say why.
+
+Greedy producer-consumer fusion in graph order: each pointwise op, reduction, view or
+constant joins the group of its producers when the result is still one kernel (the code
+generator builds it) and no path leaves the group and comes back (which would make the
+group wait on itself). Everything else (GEMMs, convolutions, pooling, indexing ...) stays an
+ATen call, and so does a view of such a result, which costs nothing there.
+"""
+
+from dataclasses import dataclass, field
+from typing import Dict, List
+
+import torch
+
+from . import codegen, opset
+from .ir import Group, KernelSpec, Unsupported
+
+_FUSIBLE = (opset.POINTWISE, opset.REDUCTION, opset.VIEW, opset.CONSTANT)
+_WORK = (opset.POINTWISE, opset.REDUCTION)
+
+
+@dataclass
+class Plan:
+    captured: object
+    groups: List[Group]
+    specs: Dict[int, KernelSpec]
+    units: list  # execution order: FX nodes (ATen calls) and Groups
+    decisions: List[str] = field(default_factory=list)
+
+
+def plan(captured):
+    gm = captured.graph_module
+    nodes = [n for n in gm.graph.nodes if n.op == "call_function"]
+    ancestors = _ancestors(gm)
+    users = {n: set(n.users) for n in gm.graph.nodes}
+    decisions = []
+    group_of, members = {}, {}
+    next_id = [0]
+
+    def attempt(node_list):
+        group = _group(-1, node_list, users)
+        if _cycle(group.nodes, ancestors):
+            raise Unsupported("it would wait on its own output through an ATen call")
+        return codegen.build(group)
+
+    for n in nodes:
+        k = opset.kind(n)
+        if k not in _FUSIBLE:
+            decisions.append("%s (%s): ATen (%s)" % (n.name, _target(n), _why_aten(n)))
+            continue
+        producers = []
+        for a in n.all_input_nodes:
+            g = group_of.get(a)
+            if g is not None and g not in producers:
+                producers.append(g)
+        if k == opset.VIEW and not producers:
+            continue  # a view of an ATen result or an input: free in ATen, read with its strides
+        options = ([producers] if len(producers) > 1 else []) + [[g] for g in sorted(
+            producers, key=lambda g: -len(members[g]))]
+        reasons, joined = [], False
+        for option in options:
+            node_list = [m for g in option for m in members[g]] + [n]
+            try:
+                attempt(node_list)
+            except Unsupported as why:
+                reasons.append(str(why))
+                continue
+            gid = option[0]
+            for g in option[1:]:
+                members.pop(g)
+            members[gid] = node_list
+            for m in node_list:
+                group_of[m] = gid
+            joined = True
+            break
+        if joined:
+            continue
+        if k in (opset.VIEW, opset.CONSTANT):
+            continue
+        try:
+            attempt([n])
+        except Unsupported as why:
+            decisions.append("%s (%s): ATen (%s)" % (n.name, _target(n), why))
+            continue
+        if reasons:
+            decisions.append("%s (%s): starts a new kernel (%s)" % (n.name, _target(n), reasons[0]))
+        gid = next_id[0]
+        next_id[0] += 1
+        members[gid] = [n]
+        group_of[n] = gid
+
+    groups, specs = [], {}
+    for gid, node_list in members.items():
+        ordered = [m for m in nodes if m in set(node_list)]
+        if not any(opset.kind(m) in _WORK for m in ordered):
+            continue
+        group = _group(len(groups), ordered, users)
+        try:
+            spec = codegen.build(group)
+        except Unsupported as why:  # a group legal while it grew is always legal when done
+            decisions.append("group of %s: ATen (%s)" % (", ".join(m.name for m in ordered), why))
+            continue
+        groups.append(group)
+        specs[group.id] = spec
+        decisions.append("%s: %s kernel fusing %d ops (%s)" % (
+            group.name, spec.template, len(group.nodes), ", ".join(_short(group.ops()))))
+    units = _schedule(gm, groups)
+    return Plan(captured, groups, specs, units, decisions)
+
+
+def _group(gid, node_list, users):
+    inside = set(node_list)
+    inputs, outputs = [], []
+    for m in node_list:
+        for a in m.all_input_nodes:
+            if a not in inside and a not in inputs:
+                inputs.append(a)
+        if any(u not in inside for u in users[m]):
+            outputs.append(m)
+    return Group(gid, list(node_list), inputs, outputs)
+
+
+def _ancestors(gm):
+    found = {}
+    for n in gm.graph.nodes:
+        acc = set()
+        for a in n.all_input_nodes:
+            acc.add(a)
+            acc |= found[a]
+        found[n] = acc
+    return found
+
+
+def _cycle(node_list, ancestors):
+    inside = set(node_list)
+    for m in node_list:
+        for a in m.all_input_nodes:
+            if a not in inside and ancestors[a] & inside:
+                return True
+    return False
+
+
+def _schedule(gm, groups):
+    """Groups and remaining ATen nodes in an order that respects every dependency."""
+    owner = {}
+    for g in groups:
+        for m in g.nodes:
+            owner[m] = g
+    units, placed, done = [], set(), set()
+    pending = [n for n in gm.graph.nodes if n.op == "call_function"]
+    while pending:
+        progress = False
+        rest = []
+        for n in pending:
+            unit = owner.get(n, n)
+            if id(unit) in placed:
+                continue
+            needs = unit.inputs if isinstance(unit, Group) else n.all_input_nodes
+            if all(a.op != "call_function" or a in done for a in needs):
+                units.append(unit)
+                placed.add(id(unit))
+                done.update(unit.nodes if isinstance(unit, Group) else [n])
+                progress = True
+            else:
+                rest.append(n)
+        pending = [n for n in rest if id(owner.get(n, n)) not in placed]
+        if pending and not progress:
+            raise Unsupported("no order satisfies the groups' dependencies")
+    return units
+
+
+def _target(n):
+    return str(n.target).replace("aten.", "").replace(".default", "")
+
+
+def _why_aten(n):
+    val = n.meta.get("val")
+    if not isinstance(val, torch.Tensor):
+        return "returns several values"
+    name = opset.op_name(n.target)
+    if name in ("mm", "addmm", "bmm", "baddbmm", "convolution", "_convolution"):
+        return "a GEMM or convolution: a library kernel"
+    return "no generated template for %s" % name
+
+
+def _short(ops):
+    seen = []
+    for o in ops:
+        if o not in seen:
+            seen.append(o)
+    return seen
