@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build (timed), CUDA tests, benchmarks. Logs go to $OUT (default
 # ./out); the last lines printed are a short summary table.
-#   scripts/gpu_check.sh [build] [test] [bench] [gemm] [kernels] [smoke] [run] [suite]
+#   scripts/gpu_check.sh [build] [test] [bench] [gemm] [kernels] [smoke] [run] [suite] [optimize]
 #   (default: build test bench)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -102,6 +102,28 @@ if [[ " $stages " == *" suite "* ]]; then
     tail -4 "$suite_out/$name.log"
   done
   tar -czf "$OUT/suites.tar.gz" -C "$suite_out" --exclude="./*/build" --exclude="./*/work" .
+fi
+
+if [[ " $stages " == *" optimize "* ]]; then
+  # OPT_SUITES: problem folders (e.g. a KernelBench level copied into the tree); OPT_OUT
+  # (default /tmp/kw_optimize) keeps results.jsonl between calls, so a rerun resumes.
+  # OPT_SECONDS (default 480) bounds the stage as SUITE_SECONDS does; OPT_PRECISION picks
+  # the precision (default highest).
+  opt_out=${OPT_OUT:-/tmp/kw_optimize}
+  deadline=$(( $(date +%s) + ${OPT_SECONDS:-480} ))
+  [[ -n ${CALL_SECONDS:-} ]] && (( t0 + CALL_SECONDS - 40 < deadline )) && deadline=$(( t0 + CALL_SECONDS - 40 ))
+  mkdir -p "$opt_out"
+  for dir in ${OPT_SUITES:?OPT_SUITES names the problem folders}; do
+    name=$(echo "$dir" | tr '/' '_')
+    left=$(( deadline - $(date +%s) ))
+    (( left > 0 )) || { summary+=("optimize $dir: not started (OPT_SECONDS spent)"); continue; }
+    timeout -s INT -k 20 $left kernelwright optimize --suite "$dir" --out "$opt_out/$name" \
+      --precision "${OPT_PRECISION:-highest}" >>"$opt_out/$name.log" 2>&1
+    summary+=("optimize $dir: rc=$? ($(grep -c . "$opt_out/$name/results.jsonl" 2>/dev/null || echo 0) results)")
+    tail -4 "$opt_out/$name.log"
+  done
+  python scripts/optimize_table.py "$opt_out"/*/results.jsonl
+  tar -czf "$OUT/optimize.tar.gz" -C "$opt_out" .
 fi
 
 echo "==== summary"

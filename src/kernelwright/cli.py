@@ -9,8 +9,9 @@ def _subcommands():
     from kernelwright import run
     from kernelwright._build import cli as build_cli
     from kernelwright.harness import cli as harness_cli
+    from kernelwright.optimize import cli as optimize_cli
 
-    return [run, harness_cli, build_cli]
+    return [run, harness_cli, optimize_cli, build_cli]
 
 
 def main(argv=None):

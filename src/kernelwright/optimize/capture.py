@@ -5,7 +5,7 @@ pointwise ops the code generator can fuse).
 
 import traceback
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 import torch
 from torch._decomp import core_aten_decompositions, get_decompositions
@@ -40,7 +40,7 @@ class Captured:
     mutations: Dict[str, str]  # output node name -> buffer FQN it is copied into
     out_kind: str  # "single", "tuple" or "list"
     input_scalars: Dict[int, object] = field(default_factory=dict)  # non-tensor forward args
-    notes: List[str] = field(default_factory=list)
+    model_forward: object = None  # the model's forward, for its parameter names
 
 
 def decomposition_table():
@@ -59,6 +59,7 @@ def capture(model, example_inputs):
         raise CaptureError("%s: %s" % (type(error).__name__, _first_line(error)), _where(error)) from error
     sig = ep.graph_signature
     gm = ep.graph_module
+    _drop_metadata_asserts(gm)
     params = {}
     for spec in sig.input_specs:
         kind = spec.kind.name
@@ -79,7 +80,17 @@ def capture(model, example_inputs):
     out_spec = ep.call_spec.out_spec
     out_kind = _out_kind(out_spec, len(user_outputs))
     scalars = {i: a for i, a in enumerate(args) if not isinstance(a, torch.Tensor)}
-    return Captured(gm, params, user_inputs, user_outputs, mutations, out_kind, scalars)
+    return Captured(gm, params, user_inputs, user_outputs, mutations, out_kind, scalars, type(model).forward)
+
+
+def _drop_metadata_asserts(gm):
+    """Export's checks that a tensor kept the dtype and device it was traced with: they hold
+    by construction in the emitted module, and as users of fused values they would make each
+    checked value a kernel output."""
+    for n in list(gm.graph.nodes):
+        if n.op == "call_function" and n.target is aten._assert_tensor_metadata.default:
+            gm.graph.erase_node(n)
+    gm.recompile()
 
 
 def _out_kind(spec, count):

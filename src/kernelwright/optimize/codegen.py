@@ -57,12 +57,11 @@ def _pointwise_spec(group, index):
     cem, outs, cbody, shape = kernels.pointwise(group.nodes, group.outputs, dialects.Cuda(index))
     tem, _, tbody, _ = kernels.pointwise(group.nodes, group.outputs, dialects.Torch())
     n = kernels._prod(shape)
-    guard = "" if False else "if (i < %d) " % n
+    guard = "if (i < %d) " % n
     body = "\n".join(cbody)
-    cuda = "%s%s\n%s {\n  #pragma unroll\n  for (int k = 0; k < ELEMS; ++k) {\n" \
+    cuda = "%s {\n  #pragma unroll\n  for (int k = 0; k < ELEMS; ++k) {\n" \
            "    const %s i = ((%s)blockIdx.x * ELEMS + k) * BLOCK + threadIdx.x;\n    %s{\n%s\n    }\n  }\n}\n" % (
-               dialects.CUDA_PRELUDE, kernels.CUDA_REDUCE_OPS, _signature(name, cem, outs, "BLOCK"), index, index,
-               guard, textwrap.indent(body, "      "))
+               _signature(name, cem, outs, "BLOCK"), index, index, guard, textwrap.indent(body, "      "))
     variants = []
     for block, elems in ELEMENTWISE_VARIANTS:
         grid = -(-n // (block * elems))
@@ -89,9 +88,9 @@ def _rows_spec(group, index):
         body.append("if (row_ok && threadIdx.x == 0) {")
         body += ["  " + s for s in cstores]
         body.append("}")
-    cuda = ("%s%s\n%s {\n%s  const %s row_raw = (%s)blockIdx.x * ROWS_PER_BLOCK + threadIdx.y;\n"
+    cuda = ("%s {\n%s  const %s row_raw = (%s)blockIdx.x * ROWS_PER_BLOCK + threadIdx.y;\n"
             "  const bool row_ok = row_raw < %d;\n  const %s row = row_ok ? row_raw : %d;\n%s\n}\n") % (
-        dialects.CUDA_PRELUDE, kernels.CUDA_REDUCE_OPS, _signature(name, cem, outs, "THREADS * ROWS_PER_BLOCK"),
+        _signature(name, cem, outs, "THREADS * ROWS_PER_BLOCK"),
         smem, index, index, nrows, index, nrows - 1, textwrap.indent("\n".join(body), "  "))
     tbody = []
     for seg in tlines:

@@ -133,10 +133,12 @@ class Emitter:
             else:
                 rendered.append(self.d.literal(o, target))
         fields = dict(zip("abc", rendered))
-        fields.update({"p%d" % i: self.d.literal(p, ctype if ctype in ("f32", "f64") else "f32")
+        fields.update({"p%d" % i: self.d.literal(p, ctype if ctype != "bool" else "f32")
                        for i, p in enumerate(params)})
         expr = template.format(**fields)
-        if name in ("_to_copy", "convert_element_type") and meta(node).dtype in (torch.float16, torch.bfloat16):
+        if meta(node).dtype in (torch.float16, torch.bfloat16):
+            # ATen computes a half-precision op in float and rounds its result; so do we,
+            # or a chain of such ops would differ from the model by more than its rounding.
             expr = "kw_round_%s(%s)" % ("f16" if meta(node).dtype == torch.float16 else "bf16", expr)
         return self._emit((node, coords), expr, ctype, coords)
 

@@ -21,8 +21,7 @@ def environment(captured, model, inputs):
     env = {}
     state = dict(model.named_parameters(remove_duplicate=False))
     state.update(dict(model.named_buffers(remove_duplicate=False)))
-    constants = getattr(captured.graph_module, "_constants", None) or {}
-    tensors = iter(inputs)
+    values = iter(inputs)
     for node in captured.graph_module.graph.nodes:
         if node.op != "placeholder":
             continue
@@ -30,8 +29,7 @@ def environment(captured, model, inputs):
             fqn = captured.params[node.name]
             env[node] = state[fqn] if fqn in state else _constant(captured.graph_module, fqn)
         else:
-            env[node] = next(tensors)
-    del constants
+            env[node] = next(values)
     return env
 
 
@@ -42,10 +40,12 @@ def _constant(gm, fqn):
     return obj
 
 
-def run(plan, model, inputs, kernels):
-    """The user outputs, computing each group with ``kernels[group.id]`` (tensors in, tuple out)."""
+def run(plan, model, inputs, kernels, env=None):
+    """The user outputs, computing each group with ``kernels[group.id]`` (tensors in, tuple out).
+    ``env``, if given, is filled with every node's value."""
     captured = plan.captured
-    env = environment(captured, model, inputs)
+    env = {} if env is None else env
+    env.update(environment(captured, model, inputs))
 
     def value(a):
         if isinstance(a, torch.fx.Node):

@@ -86,6 +86,8 @@ class KernelSpec:
     chosen: Optional[Launch] = None
 
     def cuda_source(self, launch=None):
+        """The kernel as the emitted module holds it: the variant's constants and the body
+        (``runtime.Kernel`` puts the shared helpers, ``dialects.CUDA_PRELUDE``, in front)."""
         launch = launch or self.chosen or self.variants[0]
         defines = "".join("#define %s %d\n" % d for d in launch.defines)
         return defines + self.cuda_body

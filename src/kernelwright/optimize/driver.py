@@ -1,0 +1,112 @@
+"""One problem file end to end: load, optimize, verify with the harness, write, report."""
+
+import datetime
+import os
+import shutil
+import tempfile
+import time
+
+import torch
+
+from kernelwright.harness.api import EvalOptions, evaluate
+
+from . import api, report
+from .capture import CaptureError
+
+
+def _load_problem(path, seed, device):
+    module = api.load_module(path, "kw_problem_%d" % os.getpid())
+    torch.manual_seed(seed)
+    model = module.Model(*module.get_init_inputs()).to(device)
+    torch.manual_seed(seed + 1)
+    inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in module.get_inputs()]
+    return model, inputs
+
+
+def optimize_problem(problem, output, *, precision="highest", verify=True, seed=0, console=None,
+                     report_dir=None, json_path=None, eval_options=None):
+    """The record of one problem: verdict, reason, speedups, per-kernel figures, decisions."""
+    started = time.perf_counter()
+    stem = os.path.splitext(os.path.basename(problem))[0]
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    record = {"problem": stem, "path": os.path.abspath(problem), "output": None, "verdict": "error",
+              "reason": "", "device": str(device), "precision": precision, "kernels": [], "decisions": [],
+              "seconds": {}, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+              "torch_version": torch.__version__}
+    if device.type == "cuda":
+        record["device_name"] = torch.cuda.get_device_name(device)
+    previous = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision(precision)
+    try:
+        with open(problem) as f:
+            source = f.read()
+        try:
+            model, inputs = _load_problem(problem, seed, device)
+        except Exception as error:  # the user's file: any exception is theirs to see
+            record["reason"] = "the problem file failed to load: %s: %s" % (type(error).__name__, error)
+            return _finish(record, started, console, report_dir, json_path)
+        status = console.status("optimizing %s" % stem) if console is not None else None
+        if status:
+            status.start()
+        try:
+            optimized = api.optimize(model, inputs, problem_source=source, problem_name=os.path.basename(problem),
+                                     device=device)
+        except CaptureError as error:
+            record["reason"] = "not captured as one graph (%s)%s" % (error, " at " + error.where if error.where else "")
+            return _finish(record, started, console, report_dir, json_path)
+        finally:
+            if status:
+                status.stop()
+        record["seconds"].update(optimized.seconds)
+        record["kernels"] = report.group_rows(optimized)
+        record["decisions"] = optimized.plan.decisions
+        record["copy_gbps"] = optimized.copy_gbps
+        if console is not None and record["kernels"]:
+            console.print(report.table(record["kernels"], None))
+        workdir = tempfile.mkdtemp(prefix="kw-optimize-")
+        try:
+            candidate = optimized.write(os.path.join(workdir, stem + "_kernelwright.py"))
+            if verify:
+                t = time.perf_counter()
+                env = {"KERNELWRIGHT_FLOAT32_MATMUL_PRECISION": precision}
+                options = EvalOptions.make(eval_options, env=env)
+                if console is not None:
+                    with console.status("verifying with the harness"):
+                        result = evaluate(problem, candidate, options)
+                else:
+                    result = evaluate(problem, candidate, options)
+                record["seconds"]["verify"] = time.perf_counter() - t
+                for key in ("verdict", "reason", "flags", "speedup_vs_eager", "speedup_vs_compile",
+                            "speedup_vs_eager_device", "speedup_vs_compile_device", "error_vs_fp64",
+                            "reference_error_vs_fp64", "error_ratio", "device_name", "torch_version", "cuda_version"):
+                    record[key] = result.get(key)
+            else:
+                record["verdict"], record["reason"] = "pass", "not verified (--no-verify)"
+            if record["verdict"] == "pass":
+                shutil.copyfile(candidate, output)
+                record["output"] = os.path.abspath(output)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+    finally:
+        torch.set_float32_matmul_precision(previous)
+    return _finish(record, started, console, report_dir, json_path)
+
+
+def _finish(record, started, console, report_dir, json_path):
+    record["seconds"]["total"] = time.perf_counter() - started
+    if report_dir:
+        report.write(record, report_dir, record["problem"])
+    if json_path:
+        import json
+
+        with open(json_path, "w") as f:
+            json.dump(record, f, indent=2, default=str)
+    if console is not None:
+        sp = record.get("speedup_vs_eager")
+        console.print("verdict %s; %s vs eager, %s vs torch.compile; error vs float64 %s; %.1f s" % (
+            record["verdict"], "%.3fx" % sp if sp else "-",
+            "%.3fx" % record["speedup_vs_compile"] if record.get("speedup_vs_compile") else "-",
+            report._e(record.get("error_vs_fp64")), record["seconds"]["total"]), markup=False)
+        if record.get("output"):
+            console.print("written: %s" % record["output"], markup=False)
+    return record

@@ -1,0 +1,96 @@
+"""What `kernelwright optimize` tells: per kernel, the ops it fuses, its time against the
+ATen ops it replaces, the bytes it must move and the fraction of the measured copy
+bandwidth that reaches, and a sentence on what bounds it; then the harness's verdict."""
+
+import json
+
+from rich.markup import escape
+from rich.table import Table
+
+LAUNCH_BOUND_MS = 0.008
+
+
+def group_rows(optimized):
+    rows = []
+    plan = optimized.plan
+    for g in plan.groups:
+        spec = plan.specs[g.id]
+        t = optimized.timings.get(g.id)
+        row = {"kernel": spec.name, "template": spec.template, "ops": list(dict.fromkeys(g.ops())),
+               "op_count": len(g.nodes), "bytes": spec.bytes_moved,
+               "aten_ms": t.aten_ms if t else None, "kernel_ms": t.kernel_ms if t else None,
+               "kept": bool(t and t.chosen is not None) if t else None,
+               "variant": t.chosen.describe() if t and t.chosen else None,
+               "variants_ms": t.variants if t else {}, "error_vs_aten": t.error if t else None,
+               "note": t.note if t else "not measured (no GPU)"}
+        ms = row["kernel_ms"] if row["kept"] else row["aten_ms"]
+        if ms and optimized.copy_gbps:
+            gbps = spec.bytes_moved / (ms * 1e-3) / 1e9
+            row["gbps"] = gbps
+            row["fraction_of_copy"] = gbps / optimized.copy_gbps
+            row["bound"] = _bound(ms, row["fraction_of_copy"])
+        rows.append(row)
+    return rows
+
+
+def _bound(ms, fraction):
+    if ms < LAUNCH_BOUND_MS:
+        return "launch-bound: %.1f us, about one kernel launch" % (ms * 1e3)
+    if fraction >= 0.7:
+        return "memory-bound at %.2f of the copy bandwidth" % fraction
+    return "%.2f of the copy bandwidth: below it (index arithmetic, too few rows in flight, or re-reads)" % fraction
+
+
+def table(rows, verdict):
+    t = Table(title="kernelwright optimize", show_lines=False)
+    for col in ("kernel", "fuses", "ATen ms", "kernel ms", "x", "of copy", "kept"):
+        t.add_column(col, overflow="fold")
+    for r in rows:
+        speed = r["aten_ms"] / r["kernel_ms"] if r["aten_ms"] and r["kernel_ms"] else None
+        t.add_row(r["kernel"], escape("%d: %s" % (r["op_count"], ", ".join(r["ops"]))),
+                  _ms(r["aten_ms"]), _ms(r["kernel_ms"]), "%.2f" % speed if speed else "-",
+                  "%.2f" % r["fraction_of_copy"] if r.get("fraction_of_copy") else "-",
+                  {True: "yes", False: "no", None: "-"}[r["kept"]])
+    return t
+
+
+def _ms(v):
+    return "%.4f" % v if v is not None else "-"
+
+
+def markdown(record):
+    lines = ["# kernelwright optimize: %s" % record["problem"], "",
+             "- device: %s; torch %s; date %s" % (record.get("device_name") or record["device"],
+                                                record.get("torch_version"), record["date"]),
+             "- verdict: **%s** (%s)" % (record["verdict"], record.get("reason") or ""),
+             "- speedup vs eager %s, vs torch.compile %s; error vs float64 %s (eager's %s)" % (
+                 _x(record.get("speedup_vs_eager")), _x(record.get("speedup_vs_compile")),
+                 _e(record.get("error_vs_fp64")), _e(record.get("reference_error_vs_fp64"))),
+             "- time: %s" % ", ".join("%s %.1f s" % kv for kv in record.get("seconds", {}).items()), "",
+             "| kernel | fuses | ATen ms | kernel ms | bytes | of copy | kept | bound |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in record["kernels"]:
+        lines.append("| %s | %d: %s | %s | %s | %d | %s | %s | %s |" % (
+            r["kernel"], r["op_count"], ", ".join(r["ops"]), _ms(r["aten_ms"]), _ms(r["kernel_ms"]), r["bytes"],
+            "%.2f" % r["fraction_of_copy"] if r.get("fraction_of_copy") else "-",
+            {True: "yes", False: "no", None: "-"}[r["kept"]], r.get("bound") or r.get("note") or ""))
+    lines += ["", "## Decisions", ""] + ["- " + d for d in record["decisions"]]
+    return "\n".join(lines) + "\n"
+
+
+def _x(v):
+    return "%.3fx" % v if v else "-"
+
+
+def _e(err):
+    return "%.3g" % err["rel_l2"] if isinstance(err, dict) and err.get("rel_l2") is not None else "-"
+
+
+def write(record, directory, stem):
+    import os
+
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, stem + ".json"), "w") as f:
+        json.dump(record, f, indent=2, default=str)
+    with open(os.path.join(directory, stem + ".md"), "w") as f:
+        f.write(markdown(record))

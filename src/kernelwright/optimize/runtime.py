@@ -1,0 +1,105 @@
+"""What an emitted ModelNew imports: a generated kernel, compiled with NVRTC on its first
+call (cached on disk) and launched on the current stream; and the guard that keeps the
+kernels to the shapes, dtypes, strides and device they were generated for.
+
+Off those (another shape, a CPU tensor, autograd recording a graph) the module runs the
+kernel's ATen twin, which computes the same from the same ops.
+"""
+
+import ctypes
+import os
+import struct
+import threading
+
+import torch
+
+from kernelwright.kernel import launch as launching
+from kernelwright.kernel import nvrtc
+from kernelwright.kernel.signature import parse_kernel
+
+from .dialects import CUDA_PRELUDE
+from .kernels import CUDA_REDUCE_OPS
+
+# The helpers every generated kernel may call (kw_exp, kw_reduce_rows ...), put in front of
+# each kernel's source when it is compiled.
+PRELUDE = CUDA_PRELUDE + CUDA_REDUCE_OPS
+
+
+class Kernel:
+    """A generated kernel: ``Kernel(...)(*inputs)`` returns its outputs as a tuple."""
+
+    def __init__(self, name, source, grid, block, inputs, outputs, fallback):
+        self.name = name
+        self.source = PRELUDE + source
+        self.grid, self.block = tuple(grid), tuple(block)
+        self.inputs = [(tuple(s), tuple(st), d) for s, st, d in inputs]
+        self.outputs = [(tuple(s), tuple(st), d) for s, st, d in outputs]
+        self.fallback = fallback
+        self._loaded = {}
+        self._lock = threading.Lock()
+        self._format = "<" + "Q" * (2 * (len(self.inputs) + len(self.outputs)))
+
+    def _kernel(self, device_index):
+        found = self._loaded.get(device_index)
+        if found is None:
+            with self._lock:
+                found = self._loaded.get(device_index)
+                if found is None:
+                    sig = parse_kernel(self.source, self.name)
+                    kernel = nvrtc.load(self.source, self.name + ".cu", sig, None, device_index)
+                    config = launching.check(self.name, self.grid, self.block, 0, kernel.limits)
+                    found = self._loaded[device_index] = (kernel, config)
+        return found
+
+    def __call__(self, *tensors):
+        device = tensors[0].device if tensors else torch.device("cuda", torch.cuda.current_device())
+        if device.type != "cuda":
+            return self.fallback(*tensors)
+        args = []
+        for t, (shape, stride, dtype) in zip(tensors, self.inputs):
+            if t.shape != shape or t.dtype != dtype:
+                return self.fallback(*tensors)
+            if t.stride() != stride:  # the same values in the layout the kernel reads
+                t = torch.empty_strided(shape, stride, dtype=dtype, device=device).copy_(t)
+            args.append(t)
+        outs = [torch.empty_strided(shape, stride, dtype=dtype, device=device) for shape, stride, dtype in self.outputs]
+        kernel, config = self._kernel(device.index)
+        pointers = [t.data_ptr() for t in args] + [o.data_ptr() for o in outs]
+        count = len(pointers)
+        buffer = ctypes.create_string_buffer(16 * count or 8)
+        base = ctypes.addressof(buffer)
+        struct.pack_into(self._format, buffer, 0, *[base + 8 * count + 8 * i for i in range(count)], *pointers)
+        kernel.launch(config, torch.cuda.current_stream(device).cuda_stream, base)
+        return tuple(outs)
+
+    def load(self, device=None):
+        """Compile and load now (before timing, or before capturing a CUDA graph)."""
+        device = torch.device(device) if device is not None else torch.device("cuda", torch.cuda.current_device())
+        self._kernel(device.index if device.index is not None else torch.cuda.current_device())
+        return self
+
+
+# Runs the generated forward on CPU tensors too, each kernel through its ATen twin: a check
+# of the emitted module's wiring on a machine without a GPU.
+CPU_PATH = os.environ.get("KERNELWRIGHT_OPTIMIZE_CPU_PATH") == "1"
+
+
+def guard(tensors, expected, scalars=(), expected_scalars=()):
+    """Whether the generated path applies: every input as captured, on a CUDA device, and no
+    autograd graph to record (the kernels have no backward)."""
+    if tuple(scalars) != tuple(expected_scalars):
+        return False
+    grad = torch.is_grad_enabled()
+    devices = ("cuda", "cpu") if CPU_PATH else ("cuda",)
+    for t, (shape, stride, dtype) in zip(tensors, expected):
+        if not isinstance(t, torch.Tensor) or t.device.type not in devices or t.shape != shape \
+                or t.dtype != dtype or t.stride() != stride or (grad and t.requires_grad):
+            return False
+    return True
+
+
+def attr(module, fqn):
+    """``module.a.b.c`` for the FQN ``"a.b.c"`` (parameters, buffers and plain tensor attributes)."""
+    for part in fqn.split("."):
+        module = getattr(module, part)
+    return module

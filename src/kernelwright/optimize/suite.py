@@ -1,0 +1,86 @@
+"""``kernelwright optimize --suite DIR --out OUT``: every problem file in DIR (a KernelBench
+level folder as published: ``DIR/<n>_<name>.py``), each in its own process, its record
+appended to OUT/results.jsonl as it comes; a rerun skips what is there. The summary counts
+KernelBench's fast_p and geometric-mean speedups over problems that pass.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from kernelwright.harness.report import plot, summarize
+
+RESULTS = "results.jsonl"
+
+
+def problem_files(directory):
+    def order(name):
+        head = name.split("_", 1)[0]
+        return (int(head), name) if head.isdigit() else (10**9, name)
+
+    names = [f for f in os.listdir(directory) if f.endswith(".py") and not f.startswith("_")]
+    return [os.path.join(directory, f) for f in sorted(names, key=order)]
+
+
+def done_records(out):
+    path = os.path.join(out, RESULTS)
+    if not os.path.isfile(path):
+        return []
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def run_suite(directory, out, precision="highest", timeout=600, on_start=None, on_result=None):
+    """Optimizes every pending problem; returns (records, summary)."""
+    if not os.path.isdir(directory):
+        raise ValueError("not a directory: %s" % directory)
+    problems = problem_files(directory)
+    if not problems:
+        raise ValueError("no problem files (*.py) in %s" % directory)
+    os.makedirs(out, exist_ok=True)
+    records = done_records(out)
+    seen = {r["path"] for r in records}
+    pending = [p for p in problems if os.path.abspath(p) not in seen]
+    if on_start:
+        on_start(len(problems), len(problems) - len(pending))
+    for path in pending:
+        record = _one(path, out, precision, timeout)
+        with open(os.path.join(out, RESULTS), "a") as f:
+            f.write(json.dumps(record, default=str) + "\n")
+        records.append(record)
+        if on_result:
+            on_result(record)
+    summary = summarize(records)
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=2)
+    plot([dict(r, id=r["problem"]) for r in records], os.path.join(out, "speedups.png"))
+    return records, summary
+
+
+def _one(path, out, precision, timeout):
+    """One problem in a child process, so that a crash, a hang or a poisoned CUDA context
+    costs that problem alone."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        json_path = f.name
+    command = [sys.executable, "-m", "kernelwright", "optimize", path, "--precision", precision, "--quiet",
+               "-o", os.path.join(out, "models", stem + "_kernelwright.py"),
+               "--report", os.path.join(out, "reports"), "--json", json_path]
+    os.makedirs(os.path.join(out, "models"), exist_ok=True)
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        try:
+            with open(json_path) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            tail = (proc.stdout + proc.stderr)[-2000:]
+            return {"problem": stem, "path": os.path.abspath(path), "verdict": "crash",
+                    "reason": "optimize exited %d without a record: %s" % (proc.returncode, tail.strip()[-500:])}
+    except subprocess.TimeoutExpired:
+        return {"problem": stem, "path": os.path.abspath(path), "verdict": "timeout",
+                "reason": "optimize took over %d s" % timeout}
+    finally:
+        if os.path.exists(json_path):
+            os.unlink(json_path)
