@@ -22,6 +22,7 @@ class Optimized:
     source: str  # the emitted module's text
     plan: object
     timings: dict  # group id -> tune.GroupTiming (empty without a GPU)
+    calls: dict  # ATen node name -> tune.CallTiming, for calls with a stand-in
     copy_gbps: Optional[float]
     device: str
     seconds: dict = field(default_factory=dict)
@@ -89,16 +90,17 @@ def optimize(model, example_inputs, *, problem_source=None, problem_name=None, d
     plan = planning.plan(captured)
     seconds["plan"] = time.perf_counter() - t
     twins = _twins(plan, problem_source, problem_name)
-    timings, gbps, choices = {}, None, {}
-    if measure and device.type == "cuda" and plan.groups:
+    timings, calls, gbps, choices = {}, {}, None, {}
+    if measure and device.type == "cuda":
         t = time.perf_counter()
-        timings = tune.measure(plan, model, example_inputs, twins, device)
+        timings, calls = tune.measure(plan, model, example_inputs, twins, device)
         gbps = tune.copy_bandwidth(device) / 1e9
         choices = {gid: timing.chosen for gid, timing in timings.items()}
+        choices.update({name: c.chosen for name, c in calls.items() if c.chosen})
         seconds["measure"] = time.perf_counter() - t
     design = emit.design_lines(plan)
     source = emit.module_source(plan, problem_source, problem_name, choices, design)
-    return Optimized(source, plan, timings, gbps, str(device), seconds)
+    return Optimized(source, plan, timings, calls, gbps, str(device), seconds)
 
 
 def _twins(plan, problem_source, problem_name):

@@ -1,6 +1,7 @@
 """One problem file end to end: load, optimize, verify with the harness, write, report."""
 
 import datetime
+import gc
 import os
 import shutil
 import tempfile
@@ -23,6 +24,21 @@ def _load_problem(path, seed, device):
     return model, inputs
 
 
+class _ProblemError(Exception):
+    """The problem could not be optimized at all; the message is the record's reason."""
+
+
+def _optimize(problem, source, seed, device):
+    try:
+        model, inputs = _load_problem(problem, seed, device)
+    except Exception as error:  # the user's file: any exception is theirs to see
+        raise _ProblemError("the problem file failed to load: %s: %s" % (type(error).__name__, error)) from error
+    try:
+        return api.optimize(model, inputs, problem_source=source, problem_name=os.path.basename(problem), device=device)
+    except CaptureError as error:
+        raise _ProblemError("not captured as one graph (%s)%s" % (error, " at " + error.where if error.where else "")) from error
+
+
 def optimize_problem(problem, output, *, precision="highest", verify=True, seed=0, console=None,
                      report_dir=None, json_path=None, eval_options=None):
     """The record of one problem: verdict, reason, speedups, per-kernel figures, decisions."""
@@ -40,25 +56,24 @@ def optimize_problem(problem, output, *, precision="highest", verify=True, seed=
     try:
         with open(problem) as f:
             source = f.read()
-        try:
-            model, inputs = _load_problem(problem, seed, device)
-        except Exception as error:  # the user's file: any exception is theirs to see
-            record["reason"] = "the problem file failed to load: %s: %s" % (type(error).__name__, error)
-            return _finish(record, started, console, report_dir, json_path)
         status = console.status("optimizing %s" % stem) if console is not None else None
         if status:
             status.start()
         try:
-            optimized = api.optimize(model, inputs, problem_source=source, problem_name=os.path.basename(problem),
-                                     device=device)
-        except CaptureError as error:
-            record["reason"] = "not captured as one graph (%s)%s" % (error, " at " + error.where if error.where else "")
+            optimized = _optimize(problem, source, seed, device)
+        except _ProblemError as error:
+            record["reason"] = str(error)
             return _finish(record, started, console, report_dir, json_path)
         finally:
             if status:
                 status.stop()
+        # The harness's workers need the device's memory: the model and its activations go first.
+        gc.collect()
+        if device.type == "cuda":
+            torch.cuda.empty_cache()
         record["seconds"].update(optimized.seconds)
         record["kernels"] = report.group_rows(optimized)
+        record["calls"] = report.call_rows(optimized)
         record["decisions"] = optimized.plan.decisions
         record["copy_gbps"] = optimized.copy_gbps
         if console is not None and record["kernels"]:

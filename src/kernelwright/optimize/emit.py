@@ -9,7 +9,7 @@ import textwrap
 
 import torch
 
-from . import opset
+from . import anchors
 from .emitter import meta
 from .ir import Group
 
@@ -30,7 +30,8 @@ device, or with autograd recording) ModelNew runs Model's own forward.
 
 def module_source(plan, problem_source, problem_name, choices, design_lines):
     """The text of the emitted module. ``choices``: group id -> chosen Launch, or None to run
-    the group's ATen twin (the kernel lost to it when measured)."""
+    the group's ATen twin (the kernel lost to it when measured); ATen node name -> the label of
+    the stand-in (``anchors``) that replaces the call."""
     cap = plan.captured
     gm = cap.graph_module
     used = [g for g in plan.groups if choices.get(g.id, plan.specs[g.id].variants[0]) is not None]
@@ -40,7 +41,10 @@ def module_source(plan, problem_source, problem_name, choices, design_lines):
     parts = [_HEADER.format(title=title, source=problem_name, summary=summary,
                             design="\n".join(design_lines)).replace("\\", "\\\\")]
     parts.append("# ---- the problem's code, unchanged " + "-" * 58 + "\n" + problem_source.rstrip() + "\n")
-    parts.append("# ---- generated " + "-" * 78 + "\nimport operator\n\nimport torch\nfrom kernelwright.optimize import runtime as _kw\n")
+    header = "# ---- generated " + "-" * 78 + "\nimport operator\n\nimport torch\nfrom kernelwright.optimize import runtime as _kw\n"
+    if any(isinstance(v, str) for v in choices.values()):
+        header += "import kernelwright.ops as _K\n"
+    parts.append(header)
     for g in plan.groups:
         spec = plan.specs[g.id]
         launch = choices.get(g.id, spec.variants[0])
@@ -148,7 +152,7 @@ def _model_new(plan, choices):
             outs = ", ".join(o.name for o in unit.outputs)
             lines.append("        %s, = %s(%s)" % (outs, fn, ", ".join(t.name for t in spec.inputs)))
         else:
-            lines.append("        %s = %s" % (unit.name, _call(unit, lambda a: a.name)))
+            lines.append("        %s = %s" % (unit.name, _stand_in(unit, choices.get(unit.name)) or _call(unit, lambda a: a.name)))
     for value, fqn in cap.mutations.items():
         lines.append("        _kw.attr(self, %r).copy_(%s)" % (fqn, value))
     outs = [_literal(o, lambda a: a.name) for o in cap.user_outputs]
@@ -159,6 +163,13 @@ def _model_new(plan, choices):
     else:
         lines.append("        return (%s%s)" % (", ".join(outs), "," if len(outs) == 1 else ""))
     return "\n".join(lines)
+
+
+def _stand_in(node, label):
+    for option in anchors.alternatives(node) if label else []:
+        if option.label == label:
+            return option.code(lambda a: a.name) + "  # measured faster than %s" % _target(node.target)
+    return None
 
 
 def _forward_signature(cap):

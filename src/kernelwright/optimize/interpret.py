@@ -40,12 +40,14 @@ def _constant(gm, fqn):
     return obj
 
 
-def run(plan, model, inputs, kernels, env=None):
+def run(plan, model, inputs, kernels, on_group=None, on_call=None):
     """The user outputs, computing each group with ``kernels[group.id]`` (tensors in, tuple out).
-    ``env``, if given, is filled with every node's value."""
+    ``on_group(group, args)`` is called before each group runs, ``on_call(node, args, kwargs)``
+    before each ATen call. A value is dropped after its last use, so that a model of large
+    activations fits as it does in eager mode."""
     captured = plan.captured
-    env = {} if env is None else env
-    env.update(environment(captured, model, inputs))
+    env = environment(captured, model, inputs)
+    last_use = _last_uses(plan)
 
     def value(a):
         if isinstance(a, torch.fx.Node):
@@ -54,15 +56,36 @@ def run(plan, model, inputs, kernels, env=None):
             return type(a)(value(x) for x in a)
         return a
 
-    for unit in plan.units:
+    for step, unit in enumerate(plan.units):
         if isinstance(unit, Group):
             spec = plan.specs[unit.id]
             by_name = {n.name: n for n in unit.inputs}
-            outs = kernels[unit.id](*[env[by_name[t.name]] for t in spec.inputs])
+            args = [env[by_name[t.name]] for t in spec.inputs]
+            if on_group is not None:
+                on_group(unit, args)
+            outs = kernels[unit.id](*args)
+            del args
             for node, out in zip(unit.outputs, outs):
                 env[node] = out
         else:
             args = value(unit.args)
             kwargs = {k: value(v) for k, v in unit.kwargs.items()}
+            if on_call is not None:
+                on_call(unit, args, kwargs)
             env[unit] = unit.target(*args, **kwargs)
+            del args, kwargs
+        for node in [n for n, last in last_use.items() if last == step and n in env]:
+            del env[node]
     return [value(o) for o in captured.user_outputs]
+
+
+def _last_uses(plan):
+    """node -> index of the last unit that reads it (graph outputs are never dropped)."""
+    last = {}
+    for step, unit in enumerate(plan.units):
+        reads = unit.inputs if isinstance(unit, Group) else unit.all_input_nodes
+        for a in reads:
+            last[a] = step
+    keep = {o for o in plan.captured.user_outputs if isinstance(o, torch.fx.Node)}
+    keep |= {n for n in plan.captured.graph_module.graph.nodes if n.name in plan.captured.mutations}
+    return {n: s for n, s in last.items() if n not in keep}

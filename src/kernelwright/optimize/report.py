@@ -33,6 +33,12 @@ def group_rows(optimized):
     return rows
 
 
+def call_rows(optimized):
+    """The ATen calls that had a stand-in: what each took, and which ran."""
+    return [{"node": name, "aten_ms": c.aten_ms, "options_ms": c.options, "chosen": c.chosen, "note": c.note}
+            for name, c in optimized.calls.items()]
+
+
 def _bound(ms, fraction):
     if ms < LAUNCH_BOUND_MS:
         return "launch-bound: %.1f us, about one kernel launch" % (ms * 1e3)
@@ -74,6 +80,10 @@ def markdown(record):
             r["kernel"], r["op_count"], ", ".join(r["ops"]), _ms(r["aten_ms"]), _ms(r["kernel_ms"]), r["bytes"],
             "%.2f" % r["fraction_of_copy"] if r.get("fraction_of_copy") else "-",
             {True: "yes", False: "no", None: "-"}[r["kept"]], r.get("bound") or r.get("note") or ""))
+    for c in record.get("calls") or []:
+        lines.append("| %s (ATen call) | - | %s | %s | - | - | %s | %s |" % (
+            c["node"], _ms(c["aten_ms"]), ", ".join("%s %.4f" % kv for kv in c["options_ms"].items()) or "-",
+            c["chosen"] or "ATen", c["note"]))
     lines += ["", "## Decisions", ""] + ["- " + d for d in record["decisions"]]
     return "\n".join(lines) + "\n"
 

@@ -10,8 +10,12 @@ import torch
 
 from kernelwright.timing import time_fn
 
-from . import interpret, runtime
+from . import anchors, interpret, runtime
 from .ir import Launch
+
+# How far a stand-in for an ATen call may be from ATen's own result: at 'highest' both are
+# fp32-accurate; at 'high' and 'medium' each may round its operands differently.
+_CALL_TOLERANCE = {"highest": 1e-5, "high": 2e-2, "medium": 2e-2}
 
 COPY_BYTES = 1 << 28
 
@@ -39,50 +43,93 @@ def _time(fn, args, device, budget_s):
                    host_ahead=True).median_ms
 
 
-def _rel_error(got, want):
-    """Relative L2 error over the finite elements; inf where NaN or inf positions differ."""
+def _rel_error(got, want, chunk=1 << 24):
+    """Relative L2 error over the finite elements, in float64 a chunk at a time (an output can
+    be gigabytes); inf where the NaN or infinity positions differ."""
     if got.shape != want.shape:
         return float("inf")
     if not want.is_floating_point():
         return float((got != want).sum())
-    got, want = got.double(), want.double()
-    special = ~torch.isfinite(want)
-    if not torch.equal(special, ~torch.isfinite(got)) or not torch.equal(got[special].nan_to_num(), want[special].nan_to_num()):
-        return float("inf")
-    diff, scale = (got - want)[~special].norm(), want[~special].norm()
-    return float(diff / scale) if scale > 0 else float(diff)
+    g, w = got.reshape(-1), want.reshape(-1)
+    diff = scale = 0.0
+    for start in range(0, w.numel(), chunk):
+        a, b = g[start:start + chunk].double(), w[start:start + chunk].double()
+        special = ~torch.isfinite(b)
+        if not torch.equal(special, ~torch.isfinite(a)) or not torch.equal(a[special].nan_to_num(), b[special].nan_to_num()):
+            return float("inf")
+        diff += float(((a - b)[~special] ** 2).sum())
+        scale += float((b[~special] ** 2).sum())
+    return (diff / scale) ** 0.5 if scale > 0 else diff ** 0.5
+
+
+@dataclass
+class CallTiming:
+    aten_ms: float
+    options: Dict[str, float] = field(default_factory=dict)
+    chosen: Optional[str] = None
+    note: str = ""
 
 
 def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3):
-    """{group id: GroupTiming}, the kernels run on ``inputs`` as the model computes them."""
-    env = {}
-    kernels = {gid: twin for gid, twin in twins.items()}
+    """({group id: GroupTiming}, {node name: CallTiming}): each group's kernel variants against
+    its ATen twin, and each ATen call's stand-ins against it, timed on the values the model
+    computes for ``inputs``."""
+    groups, calls = {}, {}
+    call_tolerance = _CALL_TOLERANCE.get(torch.get_float32_matmul_precision(), 1e-5)
+
+    def on_group(g, args):
+        groups[g.id] = _measure_group(plan.specs[g.id], twins[g.id], args, device, budget_s, tolerance)
+
+    def on_call(node, args, kwargs):
+        options = anchors.alternatives(node)
+        if options:
+            calls[node.name] = _measure_call(node, options, args, kwargs, device, budget_s, call_tolerance)
+
     with torch.no_grad():
-        interpret.run(plan, model, inputs, kernels, env)
-        results = {}
-        for g in plan.groups:
-            spec = plan.specs[g.id]
-            by_name = {n.name: n for n in g.inputs}
-            args = [env[by_name[t.name]] for t in spec.inputs]
-            want = twins[g.id](*args)
-            aten_ms = _time(twins[g.id], args, device, budget_s)
-            timing = GroupTiming(aten_ms, None)
-            for launch in spec.variants:
-                k = runtime.Kernel(spec.name, spec.cuda_source(launch), launch.grid, launch.block,
-                                   [(t.shape, t.stride, t.dtype) for t in spec.inputs],
-                                   [(t.shape, t.stride, t.dtype) for t in spec.outputs], twins[g.id])
-                got = k(*args)
-                torch.cuda.synchronize(device)
-                err = max(_rel_error(a, b) for a, b in zip(got, want))
-                if not err <= tolerance:
-                    timing.note = "variant %s wrong (error %.3g against ATen)" % (launch.describe(), err)
-                    continue
-                ms = _time(k, args, device, budget_s)
-                timing.variants[launch.describe()] = ms
-                if timing.kernel_ms is None or ms < timing.kernel_ms:
-                    timing.kernel_ms, timing.chosen, timing.error = ms, launch, err
-            if timing.kernel_ms is not None and timing.kernel_ms >= aten_ms:
-                timing.note = "ATen is faster (%.4f ms against %.4f ms)" % (aten_ms, timing.kernel_ms)
-                timing.chosen = None
-            results[g.id] = timing
-    return results
+        interpret.run(plan, model, inputs, twins, on_group, on_call)
+    return groups, calls
+
+
+def _measure_call(node, options, args, kwargs, device, budget_s, tolerance):
+    want = node.target(*args, **kwargs)
+    timing = CallTiming(_time(lambda *a: node.target(*a, **kwargs), args, device, budget_s))
+    best = timing.aten_ms
+    for option in options:
+        try:
+            got = option.call(*args)
+        except (RuntimeError, ValueError, TypeError) as error:  # a shape or build the library refuses
+            timing.note = "%s: %s" % (option.label, str(error).splitlines()[0][:120])
+            continue
+        err = _rel_error(got, want)
+        del got
+        if not err <= tolerance:
+            timing.note = "%s differs from ATen by %.3g" % (option.label, err)
+            continue
+        ms = _time(option.call, args, device, budget_s)
+        timing.options[option.label] = ms
+        if ms < best:
+            best, timing.chosen = ms, option.label
+    return timing
+
+
+def _measure_group(spec, twin, args, device, budget_s, tolerance):
+    want = twin(*args)
+    timing = GroupTiming(_time(twin, args, device, budget_s), None)
+    for launch in spec.variants:
+        k = runtime.Kernel(spec.name, spec.cuda_source(launch), launch.grid, launch.block,
+                           [(t.shape, t.stride, t.dtype) for t in spec.inputs],
+                           [(t.shape, t.stride, t.dtype) for t in spec.outputs], twin)
+        got = k(*args)
+        err = max(_rel_error(a, b) for a, b in zip(got, want))
+        del got
+        if not err <= tolerance:
+            timing.note = "variant %s wrong (error %.3g against ATen)" % (launch.describe(), err)
+            continue
+        ms = _time(k, args, device, budget_s)
+        timing.variants[launch.describe()] = ms
+        if timing.kernel_ms is None or ms < timing.kernel_ms:
+            timing.kernel_ms, timing.chosen, timing.error = ms, launch, err
+    if timing.kernel_ms is not None and timing.kernel_ms >= timing.aten_ms:
+        timing.note = "ATen is faster (%.4f ms against %.4f ms)" % (timing.aten_ms, timing.kernel_ms)
+        timing.chosen = None
+    return timing

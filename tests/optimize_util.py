@@ -1,0 +1,61 @@
+"""Shared by the optimizer's tests: the model corpus, loading, and comparing outputs."""
+
+import functools
+import glob
+import os
+
+import torch
+
+from kernelwright.optimize import api, capture, plan
+
+MODELS_DIR = os.path.join(os.path.dirname(__file__), "optimize_models")
+MODELS = sorted(glob.glob(os.path.join(MODELS_DIR, "[0-9]*.py")))
+HALF = (torch.float16, torch.bfloat16)
+
+
+def model_id(path):
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def build(path, seed=0, device="cpu"):
+    """(module, model, inputs) with seeded weights and inputs."""
+    module = api.load_module(path, "kw_test_" + model_id(path))
+    torch.manual_seed(seed)
+    model = module.Model(*module.get_init_inputs()).to(device)
+    torch.manual_seed(seed + 1)
+    inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in module.get_inputs()]
+    return module, model, inputs
+
+
+@functools.lru_cache(maxsize=None)
+def planned(path):
+    """(plan, None) or (None, CaptureError) for a corpus model on the CPU."""
+    _, model, inputs = build(path)
+    try:
+        return plan.plan(capture.capture(model, inputs)), None
+    except capture.CaptureError as error:
+        return None, error
+
+
+def as_list(out):
+    return [out] if isinstance(out, torch.Tensor) else list(out)
+
+
+def assert_matches(got, want, what=""):
+    """Outputs of the same function computed in another order: relative L2 error within the
+    outputs' precision (float32 compute for half outputs), integers exact."""
+    got, want = as_list(got), as_list(want)
+    assert len(got) == len(want), what
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert g.shape == w.shape and g.dtype == w.dtype, "%s output %d: %s %s vs %s %s" % (
+            what, i, tuple(g.shape), g.dtype, tuple(w.shape), w.dtype)
+        if not w.is_floating_point():
+            assert torch.equal(g, w), "%s output %d differs" % (what, i)
+            continue
+        g64, w64 = g.double(), w.double()
+        finite = torch.isfinite(w64)
+        assert torch.equal(finite, torch.isfinite(g64)), "%s output %d: NaN/inf positions differ" % (what, i)
+        scale = w64[finite].norm().item()
+        err = (g64 - w64)[finite].norm().item() / (scale or 1.0)
+        bound = 2e-2 if w.dtype in HALF else 1e-5
+        assert err <= bound, "%s output %d: relative error %.3g > %.3g" % (what, i, err, bound)

@@ -1,0 +1,213 @@
+"""The optimizer on the CPU: capture, planning and code generation on every model of
+tests/optimize_models (written without sight of the optimizer), each generated kernel run
+through its torch twin (the same index arithmetic and math as the CUDA source), the CUDA
+source compiled with NVRTC, and the emitted ModelNew module run and compared."""
+
+import copy
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from kernelwright.kernel import nvrtc
+from kernelwright.optimize import api, capture, codegen, interpret, opset, plan, runtime
+from kernelwright.optimize.ir import Group
+from tests.optimize_util import MODELS, as_list, assert_matches, build, model_id, planned
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _eager(model, inputs):
+    with torch.no_grad():
+        return as_list(copy.deepcopy(model)(*inputs))
+
+
+@pytest.mark.parametrize("path", MODELS, ids=model_id)
+def test_generated_kernels_match_eager_through_their_torch_twins(path):
+    p, error = planned(path)
+    if p is None:
+        assert error.args[0], "a capture error says why"
+        pytest.skip("not one graph: %s" % error)
+    _, model, inputs = build(path)
+    kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
+    with torch.no_grad():
+        got = interpret.run(p, copy.deepcopy(model), inputs, kernels)
+    assert_matches(got, _eager(model, inputs), model_id(path))
+
+
+@pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")
+@pytest.mark.parametrize("path", MODELS, ids=model_id)
+def test_generated_cuda_compiles_with_nvrtc(path):
+    p, _ = planned(path)
+    if p is None or not p.groups:
+        pytest.skip("no generated kernels")
+    for g in p.groups:
+        spec = p.specs[g.id]
+        for launch in spec.variants[:2]:
+            nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
+                           ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+
+
+def test_the_corpus_is_mostly_fused():
+    """Every model with pointwise or reduction work outside a library call gets a kernel."""
+    without = []
+    for path in MODELS:
+        p, _ = planned(path)
+        if p is None:
+            continue
+        work = [n for n in p.captured.graph_module.graph.nodes if opset.kind(n) in (opset.POINTWISE, opset.REDUCTION)]
+        if work and not p.groups:
+            without.append(model_id(path))
+    assert not without, "models with fusible ops but no kernel: %s" % without
+
+
+EMITTED = [m for m in MODELS if model_id(m).split("_")[0] in (
+    "001", "004", "013", "017", "018", "020", "027", "032", "038", "049", "053", "057", "074", "075", "078",
+    "081", "083", "087")]
+
+
+@pytest.mark.parametrize("path", EMITTED, ids=model_id)
+def test_emitted_module_runs_its_generated_forward(path, monkeypatch):
+    """The written ModelNew: Model's constructor and state_dict, and its generated forward (each
+    kernel through its ATen twin on the CPU) computing what Model does, buffers included."""
+    monkeypatch.setattr(runtime, "CPU_PATH", True)
+    module, model, inputs = build(path)
+    optimized = api.optimize(model, inputs, problem_source=open(path).read(), problem_name=os.path.basename(path))
+    new = optimized.module(*module.get_init_inputs())
+    assert list(new.state_dict()) == list(model.state_dict())
+    new.load_state_dict(model.state_dict())
+    reference = copy.deepcopy(model)
+    calls = []
+    original = type(new).__mro__[1].forward
+    monkeypatch.setattr(type(new).__mro__[1], "forward", lambda self, *a: calls.append(1) or original(self, *a))
+    with torch.no_grad():
+        want = as_list(reference(*inputs))
+        got = as_list(new(*inputs))
+    assert not calls, "the generated path fell back to Model.forward"
+    assert_matches(got, want, model_id(path))
+    for (name, a), b in zip(reference.named_buffers(), new.buffers()):
+        assert torch.allclose(a.double(), b.double(), rtol=1e-5, atol=1e-6), "buffer %s" % name
+
+
+def test_emitted_module_falls_back_off_its_shapes(monkeypatch):
+    monkeypatch.setattr(runtime, "CPU_PATH", True)
+    path = next(m for m in MODELS if model_id(m).startswith("013"))
+    module, model, inputs = build(path)
+    optimized = api.optimize(model, inputs, problem_source=open(path).read())
+    new = optimized.bind(model)
+    other = [torch.randn(*(s + 1 for s in x.shape)) for x in inputs]
+    with torch.no_grad():
+        assert_matches(new(*other), model(*other), "other shapes")
+        assert_matches(new(*inputs), model(*inputs), "captured shapes")
+    assert not runtime.guard([other[0]], [(tuple(inputs[0].shape), tuple(inputs[0].stride()), inputs[0].dtype)])
+
+
+def test_planner_fuses_softmax_into_one_rows_kernel_and_leaves_the_gemm_to_aten():
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(40, 24)
+
+        def forward(self, x):
+            return torch.softmax(self.lin(x) * 2.0, dim=-1)
+
+    p = plan.plan(capture.capture(M(), [torch.randn(9, 40)]))
+    assert len(p.groups) == 1
+    spec = p.specs[p.groups[0].id]
+    assert spec.template == "rows" and (spec.rows, spec.cols) == (9, 24)
+    assert {"amax", "sum", "exp", "div", "mul"} <= set(p.groups[0].ops())
+    assert any("addmm" in d and "ATen" in d for d in p.decisions)
+
+
+def test_planner_never_makes_a_group_wait_on_itself():
+    """a -> ATen call -> b with a and b both pointwise: one kernel for both would need the
+    ATen result inside itself, so they are two."""
+    class M(torch.nn.Module):
+        def forward(self, x, w):
+            a = torch.relu(x)
+            b = a @ w
+            return torch.sigmoid(b) + a.sum()
+
+    p = plan.plan(capture.capture(M(), [torch.randn(8, 8), torch.randn(8, 8)]))
+    for g in p.groups:
+        inside = set(g.nodes)
+        for n in g.nodes:
+            for a in n.all_input_nodes:
+                assert not (a not in inside and any(x in inside for x in _ancestors(a))), "cycle through %s" % a
+
+
+def _ancestors(node):
+    seen, stack = set(), list(node.all_input_nodes)
+    while stack:
+        n = stack.pop()
+        if n not in seen:
+            seen.add(n)
+            stack.extend(n.all_input_nodes)
+    return seen
+
+
+def test_codegen_refuses_outputs_of_different_shapes_with_a_reason():
+    class M(torch.nn.Module):
+        def forward(self, x, b):
+            c = b * 2.0
+            return x + c, c
+
+    cap = capture.capture(M(), [torch.randn(4, 5), torch.randn(5)])
+    nodes = [n for n in cap.graph_module.graph.nodes if n.op == "call_function"]
+    users = {n: set(n.users) for n in cap.graph_module.graph.nodes}
+    group = plan._group(0, nodes, users)
+    with pytest.raises(Exception, match="outputs of different shapes"):
+        codegen.build(group)
+    assert isinstance(group, Group)
+
+
+def test_capture_error_names_the_source_line():
+    path = next(m for m in MODELS if model_id(m).startswith("089"))
+    _, model, inputs = build(path)
+    with pytest.raises(capture.CaptureError) as info:
+        capture.capture(model, inputs)
+    assert info.value.where and "089_data_dependent_branch.py" in info.value.where
+
+
+def _cli(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "kernelwright", "optimize", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_cli_writes_a_module_that_imports(tmp_path):
+    path = next(m for m in MODELS if model_id(m).startswith("034"))
+    out = tmp_path / "new.py"
+    r = _cli(path, "-o", str(out), "--no-verify", "--report", str(tmp_path / "report"), cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    module = api.load_module(str(out))
+    assert issubclass(module.ModelNew, module.Model)
+    assert "kw_fused_0" in out.read_text() and "__global__" in out.read_text()
+    assert (tmp_path / "report" / "034_layernorm_last_dim_gelu.md").is_file()
+
+
+def test_cli_states_why_a_model_is_not_optimized(tmp_path):
+    path = next(m for m in MODELS if model_id(m).startswith("089"))
+    r = _cli(path, "-o", str(tmp_path / "new.py"), "--no-verify", cwd=tmp_path)
+    assert r.returncode == 2
+    assert "not captured as one graph" in r.stdout and "089_data_dependent_branch.py" in r.stdout
+    assert not (tmp_path / "new.py").exists()
+    assert _cli(str(tmp_path / "missing.py"), cwd=tmp_path).returncode == 2
+
+
+def test_suite_verifies_records_and_resumes(tmp_path):
+    suite = tmp_path / "level"
+    suite.mkdir()
+    for prefix, name in (("001", "1_pointwise.py"), ("089", "2_branchy.py")):
+        src = next(m for m in MODELS if model_id(m).startswith(prefix))
+        (suite / name).write_text(open(src).read())
+    out = tmp_path / "out"
+    r = _cli("--suite", str(suite), "--out", str(out), cwd=tmp_path)
+    records = [__import__("json").loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [x["problem"] for x in records] == ["1_pointwise", "2_branchy"]
+    assert records[0]["verdict"] == "pass" and (out / "models" / "1_pointwise_kernelwright.py").is_file()
+    assert records[1]["verdict"] == "error" and "not captured" in records[1]["reason"]
+    assert r.returncode == 1 and (out / "summary.json").is_file() and (out / "speedups.png").is_file()
+    again = _cli("--suite", str(suite), "--out", str(out), cwd=tmp_path)
+    assert len((out / "results.jsonl").read_text().splitlines()) == 2, again.stdout

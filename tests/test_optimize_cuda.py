@@ -1,0 +1,48 @@
+"""The optimizer on a GPU: every corpus model optimized with its kernels measured and kept
+where faster, the emitted ModelNew compared with Model and with a float64 reference."""
+
+import copy
+
+import pytest
+import torch
+
+from kernelwright.optimize import api, capture
+from tests.optimize_util import MODELS, HALF, as_list, assert_matches, build, model_id
+
+pytestmark = pytest.mark.cuda
+
+
+@pytest.fixture(autouse=True)
+def _needs_cuda():
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA device")
+
+
+@pytest.mark.parametrize("path", MODELS, ids=model_id)
+def test_optimized_model_matches_eager_and_float64(path):
+    module, model, inputs = build(path, device="cuda")
+    try:
+        optimized = api.optimize(model, inputs, problem_source=open(path).read())
+    except capture.CaptureError:
+        pytest.skip("not one graph")
+    for gid, t in optimized.timings.items():
+        assert t.kernel_ms is not None or "wrong" not in t.note, "%s: %s" % (gid, t.note)
+    new = optimized.bind(copy.deepcopy(model))
+    with torch.no_grad():
+        want = as_list(copy.deepcopy(model)(*inputs))
+        got = as_list(new(*inputs))
+    assert_matches(got, want, model_id(path))
+    if any(w.dtype in HALF for w in want if w.is_floating_point()):
+        return
+    ref_model = copy.deepcopy(model).double()
+    with torch.no_grad():
+        ref = as_list(ref_model(*[x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x
+                                  for x in inputs]))
+    for g, w, r in zip(got, want, ref):
+        if not r.is_floating_point():
+            continue
+        finite = torch.isfinite(r)
+        scale = r[finite].norm().item() or 1.0
+        err_new = (g.double() - r)[finite].norm().item() / scale
+        err_eager = (w.double() - r)[finite].norm().item() / scale
+        assert err_new <= 16 * max(err_eager, 2.0**-24), "%s: error %.3g vs eager's %.3g" % (model_id(path), err_new, err_eager)
