@@ -14,7 +14,7 @@ import torch
 from kernelwright.kernel import nvrtc
 from kernelwright.optimize import api, capture, codegen, interpret, opset, plan, runtime
 from kernelwright.optimize.ir import Group
-from tests.optimize_util import MODELS, as_list, assert_matches, build, model_id, planned
+from tests.optimize_util import MODELS, as_list, assert_matches, build, computes_in_half, model_id, planned
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -34,7 +34,7 @@ def test_generated_kernels_match_eager_through_their_torch_twins(path):
     kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
     with torch.no_grad():
         got = interpret.run(p, copy.deepcopy(model), inputs, kernels)
-    assert_matches(got, _eager(model, inputs), model_id(path))
+    assert_matches(got, _eager(model, inputs), model_id(path), computes_in_half(p))
 
 
 @pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")

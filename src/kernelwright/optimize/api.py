@@ -25,6 +25,8 @@ class Optimized:
     calls: dict  # ATen node name -> tune.CallTiming, for calls with a stand-in
     copy_gbps: Optional[float]
     device: str
+    end_to_end: Optional[tuple] = None  # (Model's forward ms, the generated forward's ms)
+    passthrough: bool = False  # the generated forward lost to Model's: ModelNew runs Model's
     seconds: dict = field(default_factory=dict)
     _module: object = field(default=None, repr=False)
 
@@ -100,7 +102,17 @@ def optimize(model, example_inputs, *, problem_source=None, problem_name=None, d
         seconds["measure"] = time.perf_counter() - t
     design = emit.design_lines(plan)
     source = emit.module_source(plan, problem_source, problem_name, choices, design)
-    return Optimized(source, plan, timings, calls, gbps, str(device), seconds)
+    optimized = Optimized(source, plan, timings, calls, gbps, str(device), seconds)
+    if measure and device.type == "cuda":
+        t = time.perf_counter()
+        eager_ms, generated_ms = tune.end_to_end(model, optimized.bind(model), example_inputs, device)
+        optimized.end_to_end = (eager_ms, generated_ms)
+        if generated_ms >= eager_ms:
+            optimized.passthrough = True
+            optimized.source = emit.passthrough_source(problem_source, problem_name, eager_ms, generated_ms, design)
+            optimized._module = None
+        seconds["end_to_end"] = time.perf_counter() - t
+    return optimized
 
 
 def _twins(plan, problem_source, problem_name):

@@ -76,6 +76,8 @@ def optimize_problem(problem, output, *, precision="highest", verify=True, seed=
         record["calls"] = report.call_rows(optimized)
         record["decisions"] = optimized.plan.decisions
         record["copy_gbps"] = optimized.copy_gbps
+        record["end_to_end_ms"] = optimized.end_to_end
+        record["passthrough"] = optimized.passthrough
         if console is not None and record["kernels"]:
             console.print(report.table(record["kernels"], None))
         workdir = tempfile.mkdtemp(prefix="kw-optimize-")
@@ -122,6 +124,10 @@ def _finish(record, started, console, report_dir, json_path):
             record["verdict"], "%.3fx" % sp if sp else "-",
             "%.3fx" % record["speedup_vs_compile"] if record.get("speedup_vs_compile") else "-",
             report._e(record.get("error_vs_fp64")), record["seconds"]["total"]), markup=False)
+        if record.get("passthrough"):
+            eager_ms, generated_ms = record["end_to_end_ms"]
+            console.print("the generated forward measured %.4f ms against Model's %.4f ms: ModelNew keeps Model's "
+                          "forward" % (generated_ms, eager_ms), markup=False)
         if record.get("output"):
             console.print("written: %s" % record["output"], markup=False)
     return record

@@ -133,3 +133,13 @@ def _measure_group(spec, twin, args, device, budget_s, tolerance):
         timing.note = "ATen is faster (%.4f ms against %.4f ms)" % (timing.aten_ms, timing.kernel_ms)
         timing.chosen = None
     return timing
+
+
+def end_to_end(model, new, inputs, device, budget_s=0.5):
+    """(Model's forward ms, the generated forward's ms) on the example inputs: the check that
+    what the measured choices add up to beats the model as the user runs it, whose ops ATen
+    may implement better than the decomposition the kernels were measured against."""
+    with torch.no_grad():
+        eager = _time(model, inputs, device, budget_s)
+        generated = _time(new, inputs, device, budget_s)
+    return eager, generated
