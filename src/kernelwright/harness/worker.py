@@ -127,6 +127,8 @@ def _environment(torch, device):
         "torch_version": torch.__version__,
         "cuda_version": torch.version.cuda,
         "python_version": sys.version.split()[0],
+        # The precision contract of the verdict (api.precision_check) follows it.
+        "float32_matmul_precision": torch.get_float32_matmul_precision(),
     }
     if device.type == "cuda":
         props = torch.cuda.get_device_properties(device)
