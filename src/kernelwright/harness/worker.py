@@ -1027,8 +1027,9 @@ class _Candidate:
         return make_args, drawn
 
     def ceilings(self, dtype):
-        """The device's copy bandwidth and ``dtype`` matrix rate (see roofline.py), in the
-        memory free now, before the timing inputs are loaded; None where neither fits."""
+        """The device's copy bandwidth and the fastest matrix rate a ``dtype`` problem may use
+        at the float32 matmul precision in force (see roofline.py), in the memory free now,
+        before the timing inputs are loaded; None where neither fits."""
         torch, timing, roofline = self.torch, self.timing, self.roofline
         self.chan.phase("ceilings")
         room, where = self._room()
