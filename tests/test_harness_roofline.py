@@ -138,12 +138,8 @@ def test_gpu_float32_ceiling_is_the_fastest_method_the_precision_allows(monkeypa
         return {"tflops": tflops, "size": 8192}
 
     monkeypatch.setattr(roofline, "matrix_rate", rate)
-    old = torch.get_float32_matmul_precision()
-    try:
-        torch.set_float32_matmul_precision(precision)
-        c = roofline.matrix_ceiling(torch.device("cuda"), "float32", None, None)
-    finally:
-        torch.set_float32_matmul_precision(old)
+    monkeypatch.setattr(torch, "get_float32_matmul_precision", lambda: precision)
+    c = roofline.matrix_ceiling(torch.device("cuda"), "float32", None, None)
     assert asked == [mm for _, mm, _ in roofline.matrix_methods("float32", precision, "cuda")]
     assert c["matrix_method"] == method and c["matrix_tflops"] == pytest.approx(tflops)
     assert c["precision"] == precision and c["matrix_dtype"] == "float32" and len(c["matrix_rates"]) == len(asked)
@@ -164,6 +160,19 @@ def test_a_method_that_does_not_fit_is_left_out(monkeypatch):
     assert roofline.matrix_ceiling(torch.device("cuda"), "float64", None, None) is not None
     monkeypatch.setattr(roofline, "matrix_rate", lambda *args: None)
     assert roofline.matrix_ceiling(torch.device("cuda"), "float32", None, None) is None
+
+    def no_bfloat16(device, dtype, room, time_fn):
+        if dtype == "bfloat16":
+            raise RuntimeError("bfloat16 GEMM not supported")
+        return {"tflops": {"float32": 14.0, "float16": 112.0}[dtype], "size": 8192}
+
+    monkeypatch.setattr(roofline, "matrix_rate", no_bfloat16)
+    monkeypatch.setattr(torch, "get_float32_matmul_precision", lambda: "highest")
+    c = roofline.matrix_ceiling(torch.device("cuda"), "float32", None, None)
+    assert c["matrix_rates"] == {"float32 torch.mm at 'highest'": 14.0,
+                                 "float16 torch.mm / 3 (3-product split)": pytest.approx(112.0 / 3)}
+    with pytest.raises(RuntimeError):
+        roofline.matrix_ceiling(torch.device("cuda"), "bfloat16", None, None)
 
 
 # --------------------------------------------------------------- sentence

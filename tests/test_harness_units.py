@@ -1,5 +1,6 @@
 """Unit tests of the harness's pieces that need no worker process."""
 
+import importlib.util
 import json
 import math
 import os
@@ -684,6 +685,22 @@ def test_max_error_ratio_replaces_the_precision_default():
     check = api.precision_check(FP32_HONEST, FP32_EAGER, ["float32"], "highest", max_error_ratio=1.5)
     assert check["flag"] == "exceeds_error_ratio" and "(allowed 1.5x by max_error_ratio)" in check["why"]
     assert api.precision_check(FP32_HONEST, FP32_EAGER, ["float32"], "highest", 4.0)["note"] is None
+
+
+def test_recorded_evaluations_keep_their_side_of_the_bounds():
+    """Every honest candidate recorded under benchmarks/results passes the contract at the
+    precision it ran at, and every one with lower precision inside fails it."""
+    path = os.path.join(os.path.dirname(CASES), "..", "benchmarks", "precision_evidence.py")
+    spec = importlib.util.spec_from_file_location("precision_evidence", path)
+    evidence = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(evidence)
+    rows, _, unclassified = evidence.collect()
+    assert unclassified == []
+    honest = [r for r in rows if r["group"] == "honest"]
+    lower = [r for r in rows if r["group"] == "lower precision inside"]
+    assert len(honest) >= 150 and {r["precision"] for r in honest} == {"highest", "high"}
+    assert [r["label"] for r in honest if r["fails"]] == []
+    assert len(lower) >= 8 and all(r["fails"] for r in lower)
 
 
 def _judged(cand_rel, eager_rel, ok=True):

@@ -201,14 +201,20 @@ def matrix_ceiling(device, dtype, room, time_fn):
     "matrix_rates"}: the fastest of :func:`matrix_methods` for a ``dtype`` problem at the
     float32 matmul precision in force, each measured by :func:`matrix_rate` and divided by
     its products; ``matrix_rates`` holds every method's rate ({label: TFLOP/s}).  None when
-    no method's matrices fit in ``room``.
+    no method's matrices fit in ``room``.  An error measuring the problem's own dtype is
+    raised; one measuring another dtype leaves that method out.
     """
     import torch
 
     precision = torch.get_float32_matmul_precision()
     rates, sizes = {}, {}
     for label, mm_dtype, products in matrix_methods(dtype, precision, device.type):
-        rate = matrix_rate(device, mm_dtype, room, time_fn)
+        try:
+            rate = matrix_rate(device, mm_dtype, room, time_fn)
+        except RuntimeError:
+            if mm_dtype == dtype:
+                raise
+            rate = None  # a GPU without that half-precision GEMM has no such method
         if rate is not None:
             rates[label], sizes[label] = rate["tflops"] / products, rate["size"]
     if not rates:
