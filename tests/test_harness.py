@@ -189,6 +189,26 @@ def test_max_error_ratio_option():
     assert r["verdict"] == "fail" and "exceeds_error_ratio" in r["flags"]
 
 
+@pytest.mark.parametrize("precision,verdict", [("highest", "fail"), ("high", "fail"), ("medium", "pass")])
+def test_bfloat16_class_error_passes_only_where_the_precision_allows_it(precision, verdict):
+    """The workers run at the precision asked for, and the verdict holds the candidate to it:
+    an output rounded through bfloat16 is wrong at 'highest' (KernelBench's float32
+    tolerance), within tolerance but below the TF32 class at 'high', and allowed at 'medium'."""
+    r = run("elu", "elu_bfloat16_output", env={"KERNELWRIGHT_FLOAT32_MATMUL_PRECISION": precision})
+    assert r["verdict"] == verdict, r["reason"]
+    assert r["precision"] == precision and r["ceiling"]["precision"] == precision
+    assert r["allowed_error_ratio"] == {"highest": 16.0, "high": 2.0, "medium": 2.0}[precision]
+    if verdict == "fail":
+        assert "reduced_precision" in r["flags"], r["flags"]
+        assert r["flag_details"]["reduced_precision"].startswith(
+            "computes below the requested precision '%s': error " % precision)
+    if precision == "high":
+        assert r["reason"].startswith("reduced_precision: computes below the requested precision 'high'")
+        assert "the TF32 unit roundoff 4.9e-4" in r["reason"] and "(allowed 2x for 'high')" in r["reason"]
+    if precision == "medium":
+        assert r["flags"] == ["no_custom_kernels"] and r["error_ratio"] < 1
+
+
 def test_seed_makes_inputs_reproducible():
     a = run("elu", "elu_correct", seed=123)
     b = run("elu", "elu_correct", seed=123)

@@ -78,12 +78,15 @@ def test_cpu_ceilings_are_measured_once_and_cheap(monkeypatch):
     assert copy["copy_gbps"] > 0 and copy["copy_bytes"] >= timing.flush_buffer_bytes(cpu)
     assert matrix["matrix_tflops"] > 0 and matrix["matrix_dtype"] == "float32"
     assert matrix["precision"] == torch.get_float32_matmul_precision()
+    # No tensor cores for a split to run on: float32's own torch.mm alone.
+    assert matrix["matrix_method"] == "float32 torch.mm at '%s'" % matrix["precision"]
+    assert matrix["matrix_rates"] == {matrix["matrix_method"]: matrix["matrix_tflops"]}
 
     def never(*args, **kwargs):
         raise AssertionError("measured twice")
 
     assert roofline.copy_ceiling(cpu, None, 0, never) is copy
-    assert roofline.matrix_ceiling(cpu, "float32", None, never) is matrix
+    assert roofline.matrix_ceiling(cpu, "float32", None, never) == matrix
 
 
 def test_ceilings_that_do_not_fit_are_not_measured(monkeypatch):
@@ -94,10 +97,89 @@ def test_ceilings_that_do_not_fit_are_not_measured(monkeypatch):
     assert roofline._measured == {}
 
 
+def test_float32_methods_follow_the_precision_on_a_gpu():
+    methods = lambda precision, device="cuda": [  # noqa: E731
+        (mm, products) for _, mm, products in roofline.matrix_methods("float32", precision, device)]
+    assert methods("highest") == [("float32", 1), ("float16", 3), ("bfloat16", 3)]
+    assert methods("high") == [("float32", 1), ("float16", 1)]
+    assert methods("medium") == [("float32", 1), ("float16", 1), ("bfloat16", 1)]
+    for precision in ("highest", "high", "medium"):
+        assert methods(precision, "cpu") == [("float32", 1)]
+        for dtype in ("float16", "bfloat16", "float64"):
+            assert roofline.matrix_methods(dtype, precision, "cuda") == [("%s torch.mm" % dtype, dtype, 1)]
+    labels = [label for label, _, _ in roofline.matrix_methods("float32", "highest", "cuda")]
+    assert labels == ["float32 torch.mm at 'highest'", "float16 torch.mm / 3 (3-product split)",
+                      "bfloat16 torch.mm / 3 (3-product split)"]
+
+
+# torch.mm rates: float32 at 'highest' and 'high' as measured on an H200
+# (benchmarks/results/gemm_precision_nvidia-h200_2026-11-22.md); the half-precision ones
+# assumed (not recorded; kernelwright's one-float16-product GEMM ran 462 TFLOP/s there).
+H200_MM = {("float32", "highest"): 50.9, ("float32", "high"): 355.2, ("float32", "medium"): 355.2,
+           "float16": 760.0, "bfloat16": 740.0}
+# kernelwright's own GEMMs there: the float16 split at 'highest', one float16 product at 'high'.
+KERNELWRIGHT_TFLOPS = {"highest": 131.1, "high": 429.3, "medium": 462.0}
+
+
+@pytest.mark.parametrize("precision,method,tflops", [
+    ("highest", "float16 torch.mm / 3 (3-product split)", 760.0 / 3),
+    ("high", "float16 torch.mm", 760.0),
+    ("medium", "float16 torch.mm", 760.0),
+])
+def test_gpu_float32_ceiling_is_the_fastest_method_the_precision_allows(monkeypatch, precision, method, tflops):
+    """At 'highest' the ceiling was float32 FMA's 51 TFLOP/s and kernelwright's split GEMM read
+    2.6 "of ceiling"; against the fastest float32-accurate method it reads about half."""
+    monkeypatch.setattr(roofline, "_measured", {})
+    asked = []
+
+    def rate(device, dtype, room, time_fn):
+        asked.append(dtype)
+        tflops = H200_MM[(dtype, torch.get_float32_matmul_precision())] if dtype == "float32" else H200_MM[dtype]
+        return {"tflops": tflops, "size": 8192}
+
+    monkeypatch.setattr(roofline, "matrix_rate", rate)
+    monkeypatch.setattr(torch, "get_float32_matmul_precision", lambda: precision)
+    c = roofline.matrix_ceiling(torch.device("cuda"), "float32", None, None)
+    assert asked == [mm for _, mm, _ in roofline.matrix_methods("float32", precision, "cuda")]
+    assert c["matrix_method"] == method and c["matrix_tflops"] == pytest.approx(tflops)
+    assert c["precision"] == precision and c["matrix_dtype"] == "float32" and len(c["matrix_rates"]) == len(asked)
+    assert KERNELWRIGHT_TFLOPS[precision] / c["matrix_tflops"] <= 1
+    flops = 2 * 8192.0 ** 3
+    _, fraction, text = roofline.bound(flops, 3 * 8192 ** 2 * 4, flops / (KERNELWRIGHT_TFLOPS[precision] * 1e12),
+                                       dict(c, copy_gbps=4030.0))
+    assert fraction == pytest.approx(KERNELWRIGHT_TFLOPS[precision] / tflops)
+    assert "of the fastest float32 matrix rate precision '%s' allows (%s: " % (precision, method) in text
+
+
+def test_a_method_that_does_not_fit_is_left_out(monkeypatch):
+    monkeypatch.setattr(roofline, "_measured", {})
+    monkeypatch.setattr(roofline, "matrix_rate", lambda device, dtype, room, time_fn:
+                        None if dtype == "float32" else {"tflops": 600.0, "size": 4096})
+    c = roofline.matrix_ceiling(torch.device("cuda"), "bfloat16", None, None)
+    assert c["matrix_method"] == "bfloat16 torch.mm" and c["matrix_size"] == 4096
+    assert roofline.matrix_ceiling(torch.device("cuda"), "float64", None, None) is not None
+    monkeypatch.setattr(roofline, "matrix_rate", lambda *args: None)
+    assert roofline.matrix_ceiling(torch.device("cuda"), "float32", None, None) is None
+
+    def no_bfloat16(device, dtype, room, time_fn):
+        if dtype == "bfloat16":
+            raise RuntimeError("bfloat16 GEMM not supported")
+        return {"tflops": {"float32": 14.0, "float16": 112.0}[dtype], "size": 8192}
+
+    monkeypatch.setattr(roofline, "matrix_rate", no_bfloat16)
+    monkeypatch.setattr(torch, "get_float32_matmul_precision", lambda: "highest")
+    c = roofline.matrix_ceiling(torch.device("cuda"), "float32", None, None)
+    assert c["matrix_rates"] == {"float32 torch.mm at 'highest'": 14.0,
+                                 "float16 torch.mm / 3 (3-product split)": pytest.approx(112.0 / 3)}
+    with pytest.raises(RuntimeError):
+        roofline.matrix_ceiling(torch.device("cuda"), "bfloat16", None, None)
+
+
 # --------------------------------------------------------------- sentence
 
 
-H200 = {"copy_gbps": 4030.0, "matrix_tflops": 383.0, "matrix_dtype": "float32", "precision": "highest"}
+H200 = {"copy_gbps": 4030.0, "matrix_tflops": 383.0, "matrix_dtype": "float32", "precision": "highest",
+        "matrix_method": "float32 torch.mm at 'highest'"}
 
 
 def test_memory_bound_sentence():
@@ -109,15 +191,15 @@ def test_memory_bound_sentence():
                     "measured copy bandwidth (4.03 TB/s)")
 
 
-def test_compute_bound_sentence_names_the_matrix_precision():
-    ceiling = dict(H200, matrix_tflops=474.0, precision="high")
+def test_compute_bound_sentence_names_the_precision_and_the_method():
+    ceiling = dict(H200, matrix_tflops=474.0, precision="high", matrix_method="float16 torch.mm")
     nbytes = 1e9
     flops = 2731 * nbytes
     seconds = flops / 389e12
     by, fraction, text = roofline.bound(flops, nbytes, seconds, ceiling)
     assert by == "compute" and fraction == pytest.approx(389 / 474)
-    assert text.startswith("compute-bound (2731 FLOP/byte, ridge 118): 389 TFLOP/s = 0.821 of the measured "
-                           "tf32 matrix rate (474 TFLOP/s)")
+    assert text == ("compute-bound (2731 FLOP/byte, ridge 118): 389 TFLOP/s = 0.821 of the fastest float32 "
+                    "matrix rate precision 'high' allows (float16 torch.mm: 474 TFLOP/s)")
 
 
 @pytest.mark.parametrize("flops_per_byte", [0.0, 1.0, 94.0, 96.0, 5000.0])
@@ -139,8 +221,10 @@ def test_sentence_with_one_ceiling_or_none():
 
 
 def test_other_dtypes_name_themselves():
-    assert roofline.matrix_label(dict(H200, matrix_dtype="bfloat16", precision="high")) == "bfloat16"
-    assert roofline.matrix_label(H200) == "float32"
+    ceiling = dict(H200, matrix_dtype="bfloat16", precision="high", matrix_method="bfloat16 torch.mm")
+    assert roofline.matrix_rate_phrase(ceiling) == "the measured bfloat16 matrix rate (383 TFLOP/s)"
+    assert roofline.matrix_rate_phrase(H200) == ("the fastest float32 matrix rate precision 'highest' allows "
+                                                 "(float32 torch.mm at 'highest': 383 TFLOP/s)")
 
 
 def test_result_fields_rates_per_variant():

@@ -1,5 +1,6 @@
 """Unit tests of the harness's pieces that need no worker process."""
 
+import importlib.util
 import json
 import math
 import os
@@ -24,6 +25,25 @@ def test_tolerances_follow_kernelbench():
     assert compare.tolerance_for(torch.float32) == (1e-4, 1e-4)
     assert compare.tolerance_for(torch.float16) == (1e-2, 1e-2)
     assert compare.tolerance_for(torch.bfloat16) == (1e-2, 1e-2)
+
+
+def test_float32_tolerance_follows_the_matmul_precision():
+    """At 'high' and 'medium' float32 results may carry TF32- and bfloat16-class error, which
+    KernelBench's half-precision tolerance admits; float16 and float64 do not move."""
+    assert compare.tolerance_for(torch.float32, "highest") == (1e-4, 1e-4)
+    assert compare.tolerance_for(torch.float32, "high") == (1e-2, 1e-2)
+    assert compare.tolerance_for(torch.float32, "medium") == (1e-2, 1e-2)
+    assert compare.tolerance_for(torch.float16, "highest") == (1e-2, 1e-2)
+    assert compare.tolerance_for(torch.float64, "medium") == (1e-4, 1e-4)
+    old = torch.get_float32_matmul_precision()
+    try:
+        torch.set_float32_matmul_precision("medium")
+        assert compare.tolerance_for(torch.float32) == (1e-2, 1e-2)
+        x = torch.randn(1000, dtype=torch.float64)
+        assert compare.compare_outputs(x.float().bfloat16().float(), x.float(), x)["ok"]
+    finally:
+        torch.set_float32_matmul_precision(old)
+    assert not compare.compare_outputs(x.float().bfloat16().float(), x.float(), x)["ok"]
 
 
 def test_exact_and_rounded_candidates_pass():
@@ -592,6 +612,141 @@ def _verdict_of(timings):
     api._verdict(result, {}, {"timings": {k: v.to_dict() for k, v in timings.items()}}, judged, [], None,
                  api.EvalOptions())
     return result
+
+
+# ------------------------------------------------------------- precision contract
+
+# Relative errors against float64 (rel_l2) of the classes, as measured on GEMMs of random
+# normal operands (benchmarks/results/precision_evidence_*.md): float32 eager, a candidate at
+# 2.1x that (the most any honest float32 candidate reached), TF32 (0.6 of its unit roundoff),
+# bfloat16 operands (8x TF32).
+FP32_EAGER, FP32_HONEST, TF32, BF16 = 1.5e-6, 3.2e-6, 2.9e-4, 2.3e-3
+
+
+@pytest.mark.parametrize("precision,cand,eager,ok", [
+    ("highest", FP32_HONEST, FP32_EAGER, True),
+    ("highest", 15 * FP32_EAGER, FP32_EAGER, True),
+    ("highest", 17 * FP32_EAGER, FP32_EAGER, False),
+    ("highest", TF32, FP32_EAGER, False),        # TF32 inside: 193x
+    ("highest", 3.1e-4, 1.02e-6, False),         # float16 GEMM operands (H100, 304x)
+    ("high", TF32, TF32, True),                  # eager is TF32 itself (CUDA)
+    ("high", TF32, FP32_EAGER, True),            # eager is not (CPU): TF32's floor
+    ("high", 2 * TF32, TF32, True),              # still below 2x the floor
+    ("high", BF16, TF32, False),
+    ("high", BF16, FP32_EAGER, False),
+    ("medium", BF16, TF32, True),
+    ("medium", BF16, FP32_EAGER, True),
+    ("medium", 16 * BF16, BF16, False),          # float8 (4 mantissa bits)
+])
+def test_precision_contract_on_float32_outputs(precision, cand, eager, ok):
+    check = api.precision_check(cand, eager, ["float32"], precision)
+    assert (check["flag"] is None) == ok, check
+    assert check["allowed"] == api.PRECISION_RATIO[precision]
+    if not ok:
+        assert check["flag"] == "reduced_precision"
+        assert check["why"].startswith("computes below the requested precision '%s': error " % precision)
+        assert "(allowed %gx for '%s')" % (check["allowed"], precision) in check["why"]
+
+
+def test_precision_contract_reason_names_what_the_error_is_measured_against():
+    why = api.precision_check(3.1e-4, 1.02e-6, ["float32"], "highest")["why"]
+    assert why == ("computes below the requested precision 'highest': error 3.1e-4 vs float64 is 304x "
+                   "eager's (allowed 16x for 'highest')")
+    why = api.precision_check(2.1e-3, 1.7e-8, ["float32"], "high")["why"]
+    assert "is 4.3x the TF32 unit roundoff 4.9e-4 (eager's error, 1.7e-8, is below it)" in why
+    # Eager exact (a copy, a scale by two): the float32 unit roundoff is what is compared.
+    check = api.precision_check(1e-8, 0.0, ["float32"], "highest")
+    assert check["ratio"] == pytest.approx(1e-8 / 2.0**-24) and check["flag"] is None
+    assert api.precision_check(0.0, 0.0, ["float32"], "highest")["ratio"] == 0.0
+
+
+def test_precision_contract_on_half_precision_outputs():
+    """float16 and bfloat16 problems keep their dtype's floor and one multiple at any float32
+    matmul precision: that precision governs float32 alone, and their eager reference is low
+    precision already (honest candidates: 0.43-0.75 of the floor)."""
+    for precision in ("highest", "high", "medium"):
+        assert api.precision_bound(["float16"], precision) == (2.0**-11, "float16 unit roundoff", 4.0)
+        assert api.precision_bound(["bfloat16", "int64"], precision) == (2.0**-8, "bfloat16 unit roundoff", 4.0)
+        # A float16 accumulation over 4096 terms (19x) fails; rounding to float16 does not.
+        assert api.precision_check(9.4e-3, 2.1e-4, ["float16"], precision)["flag"] == "reduced_precision"
+        assert api.precision_check(2.1e-4, 2.1e-4, ["float16"], precision)["flag"] is None
+        assert api.precision_check(1.9e-3, 1.8e-3, ["bfloat16"], precision)["flag"] is None
+    assert api.precision_bound(["float64"], "medium") == (2.0**-53, "float64 unit roundoff", 16.0)
+    assert api.precision_bound(["int64"], "high") == (2.0**-11, "TF32 unit roundoff", 2.0)
+    assert api.precision_bound(["float32", "float16"], "high")[2] == 2.0
+    with pytest.raises(ValueError):
+        api.precision_bound(["float32"], "low")
+
+
+def test_max_error_ratio_replaces_the_precision_default():
+    check = api.precision_check(3.1e-4, 1.02e-6, ["float32"], "highest", max_error_ratio=1000.0)
+    assert check["flag"] is None and check["allowed"] == 1000.0
+    assert "above the 16x that precision 'highest' allows; passed under max_error_ratio 1000" in check["note"]
+    check = api.precision_check(FP32_HONEST, FP32_EAGER, ["float32"], "highest", max_error_ratio=1.5)
+    assert check["flag"] == "exceeds_error_ratio" and "(allowed 1.5x by max_error_ratio)" in check["why"]
+    assert api.precision_check(FP32_HONEST, FP32_EAGER, ["float32"], "highest", 4.0)["note"] is None
+
+
+def test_recorded_evaluations_keep_their_side_of_the_bounds():
+    """Every honest candidate recorded under benchmarks/results passes the contract at the
+    precision it ran at, and every one with lower precision inside fails it."""
+    path = os.path.join(os.path.dirname(CASES), "..", "benchmarks", "precision_evidence.py")
+    spec = importlib.util.spec_from_file_location("precision_evidence", path)
+    evidence = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(evidence)
+    rows, _, unclassified = evidence.collect()
+    assert unclassified == []
+    honest = [r for r in rows if r["group"] == "honest"]
+    lower = [r for r in rows if r["group"] == "lower precision inside"]
+    assert len(honest) >= 150 and {r["precision"] for r in honest} == {"highest", "high"}
+    assert [r["label"] for r in honest if r["fails"]] == []
+    assert len(lower) >= 8 and all(r["fails"] for r in lower)
+
+
+def _judged(cand_rel, eager_rel, ok=True):
+    err = lambda rel: {"max_abs": rel, "max_rel": rel, "rel_l2": rel}  # noqa: E731
+    return {"results": {"trial0": {"ok": ok, "cand": err(cand_rel), "eager": err(eager_rel)},
+                        "wide(trial0)": {"ok": True, "cand": err(cand_rel / 2), "eager": err(eager_rel / 2)}}}
+
+
+def _precision_verdict(cand_rel, eager_rel, precision, speedup, ok=True, **options):
+    result = {"device": "cuda:0", "notes": []}
+    prepared = {"fp64": "float64 on cuda", "output_dtypes": ["float32"], "float32_matmul_precision": precision}
+    timings = {"eager": _timed(0.060 * speedup), "candidate": _timed(0.060)}
+    api._verdict(result, prepared, {"timings": {k: v.to_dict() for k, v in timings.items()}},
+                 _judged(cand_rel, eager_rel, ok), [], None, api.EvalOptions(**options))
+    return result
+
+
+def test_a_fast_candidate_below_the_requested_precision_fails_and_counts_nowhere():
+    """The float16-operand GEMM measured at 6.85x on an H100 passed with a note and counted in
+    fast_1; under 'highest' it now fails, and fast_p and the geometric mean leave it out."""
+    cheat = _precision_verdict(3.1e-4, 1.02e-6, "highest", 6.85)
+    assert cheat["verdict"] == "fail" and "reduced_precision" in cheat["flags"]
+    assert cheat["reason"] == ("reduced_precision: computes below the requested precision 'highest': error 3.1e-4 "
+                               "vs float64 is 304x eager's (allowed 16x for 'highest')")
+    assert cheat["precision"] == "highest" and cheat["error_ratio"] == pytest.approx(3.1e-4 / 1.02e-6)
+    assert cheat["allowed_error_ratio"] == 16.0
+    honest = _precision_verdict(1.1e-6, 1.02e-6, "highest", 1.5)
+    assert honest["verdict"] == "pass" and honest["flags"] == [], honest["reason"]
+    s = report.summarize([dict(cheat, id="cheat"), dict(honest, id="honest")])
+    assert s["fast_0"] == 0.5 and s["fast_1"] == 0.5 and s["fast_2"] == 0.0
+    assert s["geomean_speedup_vs_eager"] == pytest.approx(1.5)
+    # The same candidate where TF32-class error was asked for passes, and counts.
+    loose = _precision_verdict(3.1e-4, 2.9e-4, "high", 6.85)
+    assert loose["verdict"] == "pass" and loose["flags"] == [], loose["reason"]
+    assert report.summarize([loose])["fast_2"] == 1.0
+    # Given as an override, the ratio decides alone, and the result says what it let through.
+    let = _precision_verdict(3.1e-4, 1.02e-6, "highest", 6.85, max_error_ratio=500.0)
+    assert let["verdict"] == "pass" and "passed under max_error_ratio 500" in " ".join(let["notes"])
+
+
+def test_precision_flag_on_a_wrong_output_only_where_the_error_looks_like_rounding():
+    rounded = _precision_verdict(2e-3, 1.7e-8, "highest", 1.0, ok=False)
+    assert rounded["verdict"] == "fail" and rounded["reason"].startswith("wrong output on trial0")
+    assert "reduced_precision" in rounded["flags"]
+    wrong = _precision_verdict(0.5, 1.7e-8, "highest", 1.0, ok=False)
+    assert wrong["verdict"] == "fail" and "reduced_precision" not in wrong["flags"]
 
 
 def test_a_host_bound_side_is_flagged_and_passes():

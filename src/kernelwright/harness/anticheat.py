@@ -28,10 +28,10 @@ FATAL_FLAGS = {
     "adversarial_inputs_failed": "correct on get_inputs() draws, wrong on adversarial variants of them",
     "gpu_side_process": "a process the candidate started held the GPU while timing (it can load the device while the reference runs)",
     "detached_process": "a process the candidate started left the worker's process group (a session of its own): out of the harness's reach, as a noisy neighbour is",
-    "exceeds_error_ratio": "error against float64 is above the allowed multiple of the eager reference's",
+    "reduced_precision": "error against float64 is above what the requested float32 matmul precision allows (lower precision inside)",
+    "exceeds_error_ratio": "error against float64 is above the multiple of the reference error given as max_error_ratio",
 }
 INFO_FLAGS = {
-    "reduced_precision": "error against float64 is far above the eager reference's (lower precision inside)",
     "no_custom_kernels": "no kernel built by the candidate ran: all time was in library kernels",
     "background_thread": "the candidate left Python threads running",
     "host_bound": "a side's host work per call exceeds its device time: its cost, and so the headline speedup, follows the host's speed (which differs between processes)",

@@ -6,12 +6,14 @@ attention; elementwise ops count 0 there), and the fewest bytes any implementati
 move: every input, parameter, buffer and output read or written once.
 
 Ceilings are measured in the candidate worker, on its device, with the harness's timing
-utility: the bandwidth of a large copy, and the rate of a large matmul in the problem's
-dtype at the configured float32 matmul precision.  A forward cannot take less than
-max(bytes / bandwidth, flops / matrix rate) (the roofline), so the candidate's fraction of
-the ceiling is the larger of its two achieved fractions, and which one is larger is
-decided by its arithmetic intensity (flops / bytes) against the ridge point
-(matrix rate / bandwidth).
+utility: the bandwidth of a large copy, and the matrix rate of the fastest method the
+problem's precision allows, each method's rate measured as a large ``torch.mm``.  For
+float32 on a GPU the methods follow the float32 matmul precision and the verdict's
+precision contract (``FLOAT32_METHODS``); otherwise the one method is ``torch.mm`` in the
+problem's dtype.  A forward cannot take less than max(bytes / bandwidth, flops / matrix
+rate) (the roofline), so the candidate's fraction of the ceiling is the larger of its two
+achieved fractions, and which one is larger is decided by its arithmetic intensity
+(flops / bytes) against the ridge point (matrix rate / bandwidth).
 
 Importing this module does not import torch: the parent process only builds sentences.
 """
@@ -28,8 +30,20 @@ MATRIX_SIZE = {"cuda": 8192, "cpu": 512}
 COPIES_PER_CALL = 4
 # Below this a matmul no longer fills a GPU and its rate would understate the ceiling.
 MIN_MATRIX_SIZE = 2048
-# float32 matmuls compute internally at what torch.set_float32_matmul_precision allows.
-PRECISION_LABEL = {"highest": "float32", "high": "tf32", "medium": "tf32/bf16"}
+# The methods a float32 matmul may use on a GPU at each float32 matmul precision, within the
+# error the verdict's precision contract allows there (api.precision_check), as (dtype of the
+# torch.mm measured, products per float32 product).  float32's own torch.mm computes at what
+# the precision allows (float32 FMA, TF32).  'highest': an operand split into a high and a low
+# half-precision part takes three tensor-core products (hi*hi + hi*lo + lo*hi) and stays
+# within the contract (bf16x3 6x and a float16 split 0.2-0.4x cuBLAS float32's error,
+# benchmarks/results/gemm_precision_nvidia-h200_2026-11-22.md), so a third of the
+# half-precision rate bounds it.  'high': one float16 product keeps TF32's 10 mantissa bits
+# (kernelwright's 'high' GEMM: 429 TFLOP/s where cuBLAS TF32 ran 355).  'medium': bfloat16.
+FLOAT32_METHODS = {
+    "highest": (("float32", 1), ("float16", 3), ("bfloat16", 3)),
+    "high": (("float32", 1), ("float16", 1)),
+    "medium": (("float32", 1), ("float16", 1), ("bfloat16", 1)),
+}
 
 _measured = {}
 
@@ -130,17 +144,41 @@ def copy_ceiling(device, room, min_bytes, time_fn):
     return _measured[key]
 
 
-def matrix_ceiling(device, dtype, room, time_fn):
-    """{"matrix_tflops", "matrix_dtype", "precision", "matrix_size"}: a square ``torch.mm``.
+def matrix_methods(dtype, precision, device_type):
+    """[(label, dtype of the torch.mm, products per product of ``dtype``)]: the methods whose
+    rates bound a ``dtype`` matmul at the float32 matmul ``precision`` on ``device_type``.
 
-    Size ``MATRIX_SIZE`` for the device type, halved while its three matrices do not fit
-    in ``room`` (None: no limit), down to ``MIN_MATRIX_SIZE``; None when even that does
-    not fit.  Measured once per device, dtype and precision and process.
+    float32 on a GPU: ``FLOAT32_METHODS``.  Elsewhere ``torch.mm`` in ``dtype`` alone: the
+    precision governs float32 only, and a CPU has no tensor cores for a split to run on.
+    """
+    if dtype != "float32" or device_type != "cuda":
+        return [(method_label(dtype, precision, dtype, 1), dtype, 1)]
+    return [(method_label(dtype, precision, mm_dtype, products), mm_dtype, products)
+            for mm_dtype, products in FLOAT32_METHODS[precision]]
+
+
+def method_label(dtype, precision, mm_dtype, products):
+    """What a method is, in a few words: "float32 torch.mm at 'high'", "float16 torch.mm / 3
+    (3-product split)"."""
+    label = "%s torch.mm" % mm_dtype
+    if mm_dtype == "float32" == dtype:
+        label += " at '%s'" % precision
+    if products > 1:
+        label += " / %d (%d-product split)" % (products, products)
+    return label
+
+
+def matrix_rate(device, dtype, room, time_fn):
+    """{"tflops", "size"}: a square ``torch.mm`` in ``dtype`` at the float32 matmul precision
+    in force.
+
+    Size ``MATRIX_SIZE`` for the device type, halved while its three matrices do not fit in
+    ``room`` (None: no limit), down to ``MIN_MATRIX_SIZE``; None when even that does not
+    fit.  Measured once per device, dtype and precision and process.
     """
     import torch
 
-    precision = torch.get_float32_matmul_precision()
-    key = ("matrix", str(device), dtype, precision)
+    key = ("matrix", str(device), dtype, torch.get_float32_matmul_precision())
     if key not in _measured:
         torch_dtype = getattr(torch, dtype)
         itemsize = torch.empty(0, dtype=torch_dtype).element_size()
@@ -154,9 +192,36 @@ def matrix_ceiling(device, dtype, room, time_fn):
         out = torch.empty(n, n, dtype=torch_dtype, device=device)
         seconds = _timed(time_fn, lambda: torch.mm(a, b, out=out), device)
         del a, b, out
-        _measured[key] = {"matrix_tflops": 2 * n ** 3 / seconds / 1e12, "matrix_dtype": dtype,
-                          "precision": precision, "matrix_size": n}
+        _measured[key] = {"tflops": 2 * n ** 3 / seconds / 1e12, "size": n}
     return _measured[key]
+
+
+def matrix_ceiling(device, dtype, room, time_fn):
+    """{"matrix_tflops", "matrix_dtype", "precision", "matrix_method", "matrix_size",
+    "matrix_rates"}: the fastest of :func:`matrix_methods` for a ``dtype`` problem at the
+    float32 matmul precision in force, each measured by :func:`matrix_rate` and divided by
+    its products; ``matrix_rates`` holds every method's rate ({label: TFLOP/s}).  None when
+    no method's matrices fit in ``room``.  An error measuring the problem's own dtype is
+    raised; one measuring another dtype leaves that method out.
+    """
+    import torch
+
+    precision = torch.get_float32_matmul_precision()
+    rates, sizes = {}, {}
+    for label, mm_dtype, products in matrix_methods(dtype, precision, device.type):
+        try:
+            rate = matrix_rate(device, mm_dtype, room, time_fn)
+        except RuntimeError:
+            if mm_dtype == dtype:
+                raise
+            rate = None  # a GPU without that half-precision GEMM has no such method
+        if rate is not None:
+            rates[label], sizes[label] = rate["tflops"] / products, rate["size"]
+    if not rates:
+        return None
+    best = max(rates, key=rates.get)
+    return {"matrix_tflops": rates[best], "matrix_dtype": dtype, "precision": precision, "matrix_method": best,
+            "matrix_size": sizes[best], "matrix_rates": rates}
 
 
 # ------------------------------------------------------------------ rates, sentence
@@ -187,11 +252,13 @@ def num(x):
     return "%.0f" % x if x >= 100 else "%.3g" % x
 
 
-def matrix_label(ceiling):
-    """float32 by what it computes at (``PRECISION_LABEL``), other dtypes by name."""
+def matrix_rate_phrase(ceiling):
+    """Which matrix rate the compute fraction is of: for float32, the fastest the precision
+    allows and its method; for other dtypes, their own."""
     if ceiling["matrix_dtype"] == "float32":
-        return PRECISION_LABEL.get(ceiling["precision"], "float32")
-    return ceiling["matrix_dtype"]
+        return "the fastest float32 matrix rate precision '%s' allows (%s: %s)" % (
+            ceiling["precision"], ceiling["matrix_method"], si(ceiling["matrix_tflops"] * 1e12, "FLOP/s"))
+    return "the measured %s matrix rate (%s)" % (ceiling["matrix_dtype"], si(ceiling["matrix_tflops"] * 1e12, "FLOP/s"))
 
 
 def bound(flops, nbytes, seconds, ceiling):
@@ -219,8 +286,8 @@ def bound(flops, nbytes, seconds, ceiling):
         text = "memory-bound %s: moves %s at %s = %.3g of the measured copy bandwidth (%s)" % (
             where, si(nbytes, "B"), si(nbytes / seconds, "B/s"), memory, si(copy_gbps * 1e9, "B/s"))
         return by, memory, text
-    text = "compute-bound %s: %s = %.3g of the measured %s matrix rate (%s)" % (
-        where, si(flops / seconds, "FLOP/s"), compute, matrix_label(ceiling), si(matrix_tflops * 1e12, "FLOP/s"))
+    text = "compute-bound %s: %s = %.3g of %s" % (
+        where, si(flops / seconds, "FLOP/s"), compute, matrix_rate_phrase(ceiling))
     return by, compute, text
 
 

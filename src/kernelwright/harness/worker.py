@@ -127,6 +127,8 @@ def _environment(torch, device):
         "torch_version": torch.__version__,
         "cuda_version": torch.version.cuda,
         "python_version": sys.version.split()[0],
+        # The precision contract of the verdict (api.precision_check) follows it.
+        "float32_matmul_precision": torch.get_float32_matmul_precision(),
     }
     if device.type == "cuda":
         props = torch.cuda.get_device_properties(device)
@@ -1025,8 +1027,9 @@ class _Candidate:
         return make_args, drawn
 
     def ceilings(self, dtype):
-        """The device's copy bandwidth and ``dtype`` matrix rate (see roofline.py), in the
-        memory free now, before the timing inputs are loaded; None where neither fits."""
+        """The device's copy bandwidth and the fastest matrix rate a ``dtype`` problem may use
+        at the float32 matmul precision in force (see roofline.py), in the memory free now,
+        before the timing inputs are loaded; None where neither fits."""
         torch, timing, roofline = self.torch, self.timing, self.roofline
         self.chan.phase("ceilings")
         room, where = self._room()
