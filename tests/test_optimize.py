@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from kernelwright.kernel import nvrtc
-from kernelwright.optimize import api, capture, codegen, interpret, opset, plan, runtime
+from kernelwright.optimize import api, capture, codegen, interpret, layout, opset, plan, runtime
 from kernelwright.optimize.ir import Group
 from tests.optimize_util import MODELS, as_list, assert_matches, build, computes_in_half, model_id, planned
 
@@ -102,6 +102,21 @@ def test_emitted_module_falls_back_off_its_shapes(monkeypatch):
         assert_matches(new(*other), model(*other), "other shapes")
         assert_matches(new(*inputs), model(*inputs), "captured shapes")
     assert not runtime.guard([other[0]], [(tuple(inputs[0].shape), tuple(inputs[0].stride()), inputs[0].dtype)])
+
+
+def test_channels_last_variant_converts_weights_and_inputs_itself(monkeypatch):
+    """The layout candidate is captured on channels_last copies; its ModelNew, bound to the
+    user's contiguous model and given contiguous inputs, converts them and computes the same."""
+    monkeypatch.setattr(runtime, "CPU_PATH", True)
+    path = next(m for m in MODELS if model_id(m).startswith("052"))
+    _, model, inputs = build(path)
+    cl_model, cl_inputs, converted = layout.channels_last(model, inputs)
+    assert converted and all(v.startswith("torch.channels_last") for v in converted.values())
+    optimized = api._layout(cl_model, cl_inputs, converted, open(path).read(), "052", torch.device("cpu"), False)
+    assert "memory_format=torch.channels_last" in optimized.source
+    new = optimized.bind(model)
+    with torch.no_grad():
+        assert_matches(new(*inputs), model(*inputs), "channels_last")
 
 
 def test_planner_fuses_softmax_into_one_rows_kernel_and_leaves_the_gemm_to_aten():

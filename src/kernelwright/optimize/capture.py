@@ -41,6 +41,7 @@ class Captured:
     out_kind: str  # "single", "tuple" or "list"
     input_scalars: Dict[int, object] = field(default_factory=dict)  # non-tensor forward args
     model_forward: object = None  # the model's forward, for its parameter names
+    formats: Dict[str, str] = field(default_factory=dict)  # placeholder -> memory format to convert to
 
 
 def decomposition_table():

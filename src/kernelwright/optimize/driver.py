@@ -78,6 +78,7 @@ def optimize_problem(problem, output, *, precision="highest", verify=True, seed=
         record["copy_gbps"] = optimized.copy_gbps
         record["end_to_end_ms"] = optimized.end_to_end
         record["passthrough"] = optimized.passthrough
+        record["notes"] = optimized.notes
         if console is not None and record["kernels"]:
             console.print(report.table(record["kernels"], None))
         workdir = tempfile.mkdtemp(prefix="kw-optimize-")

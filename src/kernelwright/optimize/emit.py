@@ -143,12 +143,18 @@ def _model_new(plan, choices):
              "    _kw_expected = %r" % (expected,), "    _kw_scalars = %r" % (scalars,), ""]
     sig = _forward_signature(cap)
     lines.append("    def forward%s:" % sig["text"])
+    formats = getattr(cap, "formats", {})
+
+    def converted(name, expr):
+        fmt = formats.get(name)
+        return "%s.contiguous(memory_format=%s)" % (expr, fmt) if fmt else expr
+
     for n in placeholders:
         if n.name in cap.params:
-            lines.append("        %s = _kw.attr(self, %r)" % (n.name, cap.params[n.name]))
+            lines.append("        %s = %s" % (n.name, converted(n.name, "_kw.attr(self, %r)" % cap.params[n.name])))
     for name, source in zip(cap.user_inputs, sig["inputs"]):
-        if name != source:
-            lines.append("        %s = %s" % (name, source))
+        if name != source or name in formats:
+            lines.append("        %s = %s" % (name, converted(name, source)))
     lines.append("        if not _kw.guard((%s,), self._kw_expected, (%s), self._kw_scalars):" % (
         ", ".join(n.name for n in placeholders), "".join(s + ", " for s in sig["scalars"])))
     lines.append("            return super().forward(%s)" % sig["call"])
