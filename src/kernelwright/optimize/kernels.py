@@ -130,7 +130,7 @@ def rows(nodes, outputs, dialect):
         return tuple(next(it_c) if i in dims else next(it_r) for i in range(len(full)))
 
     cols = _prod(red_shape)
-    pending = [Reduce(r, "mean_of", _acc_ctype(r)) for r in reductions if opset.op_name(r.target) in ("var", "std")]
+    pending = [Reduce(r, "mean_of", _acc_ctype(r, "mean_of")) for r in reductions if opset.op_name(r.target) in ("var", "std")]
     pending += [Reduce(r, opset.op_name(r.target), _acc_ctype(r)) for r in reductions]
     means = {}
     while pending:
@@ -158,7 +158,12 @@ def rows(nodes, outputs, dialect):
             p.acc = em.fresh("acc")
             result = _finish(p, cols, dialect)
             var = em.fresh()
-            row_scope.lines.append(dialect.assign(var, result, p.ctype if p.op not in ("argmax", "argmin") else "i64"))
+            node_ctype = opset.ctype_of(meta(p.node).dtype) if p.op != "mean_of" else p.ctype
+            if p.op in ("argmax", "argmin"):
+                node_ctype = "i64"
+            elif node_ctype != p.ctype:
+                result = dialect.cast(result, node_ctype)
+            row_scope.lines.append(dialect.assign(var, result, node_ctype))
             if p.op == "mean_of":
                 means[p.node] = var
             else:
@@ -203,12 +208,19 @@ def _output_kind(o, full, kept_shape):
         o.name, shape, full))
 
 
-def _acc_ctype(node):
-    op = opset.op_name(node.target)
+_SUMMING = ("sum", "mean", "var", "std", "prod")
+
+
+def _acc_ctype(node, op=None):
+    """The accumulator's type. Float sums accumulate in double: a thread adds up to
+    columns/THREADS values in sequence, whose float error would grow with the row (a 250k-long
+    row gave 500x float32's rounding), while double costs nothing in a memory-bound loop."""
+    op = op or opset.op_name(node.target)
     src = meta(node.args[0]).dtype
     if op in ("argmax", "argmin"):
         return opset.ctype_of(src)
-    return opset.ctype_of(meta(node).dtype)
+    ctype = opset.ctype_of(meta(node).dtype)
+    return "f64" if ctype == "f32" and op in _SUMMING + ("mean_of",) else ctype
 
 
 def _ready(p, nodes, done, means):

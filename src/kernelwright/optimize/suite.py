@@ -69,15 +69,20 @@ def _one(path, out, precision, timeout):
                "-o", os.path.join(out, "models", stem + "_kernelwright.py"),
                "--report", os.path.join(out, "reports"), "--json", json_path]
     os.makedirs(os.path.join(out, "models"), exist_ok=True)
+    os.makedirs(os.path.join(out, "logs"), exist_ok=True)
+    log = os.path.join(out, "logs", stem + ".log")
     try:
         proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        with open(log, "w") as f:
+            f.write(proc.stdout + proc.stderr)
         try:
             with open(json_path) as f:
                 return json.load(f)
         except (OSError, ValueError):
-            tail = (proc.stdout + proc.stderr)[-2000:]
-            return {"problem": stem, "path": os.path.abspath(path), "verdict": "crash",
-                    "reason": "optimize exited %d without a record: %s" % (proc.returncode, tail.strip()[-500:])}
+            last = [line for line in proc.stderr.strip().splitlines() if line.strip()][-1:] or ["no output"]
+            return {"problem": stem, "path": os.path.abspath(path), "verdict": "crash", "log": log,
+                    "reason": "optimize exited %d without a record: %s (whole output: %s)" % (
+                        proc.returncode, last[0][:300], log)}
     except subprocess.TimeoutExpired:
         return {"problem": stem, "path": os.path.abspath(path), "verdict": "timeout",
                 "reason": "optimize took over %d s" % timeout}
