@@ -92,9 +92,12 @@ def optimize(model, example_inputs, *, problem_source=None, problem_name=None, d
         cl_model, cl_inputs, converted = layout.channels_last(model, example_inputs)
         other = _layout(cl_model, cl_inputs, converted, problem_source, problem_name, device, measuring, model)
         del cl_model, cl_inputs
-        chosen = other if other.end_to_end[1] < best.end_to_end[1] else best
-        chosen.notes.append("layout: channels_last forward %.4f ms, as given %.4f ms: %s kept" % (
-            other.end_to_end[1], best.end_to_end[1], "channels_last" if chosen is other else "the given layout"))
+        differs = tune.outputs_differ(best.bind(model), other.bind(model), example_inputs)
+        chosen = other if other.end_to_end[1] < best.end_to_end[1] and not differs else best
+        chosen.notes.append("layout: channels_last forward %.4f ms, as given %.4f ms%s: %s kept" % (
+            other.end_to_end[1], best.end_to_end[1],
+            "; its results differ by %.3g (cuDNN picks another precision there)" % differs if differs else "",
+            "channels_last" if chosen is other else "the given layout"))
         chosen.seconds["other_layout"] = sum((best if chosen is other else other).seconds.values())
         best = chosen
     if measuring:

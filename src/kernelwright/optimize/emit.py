@@ -90,7 +90,9 @@ def _aten_twin(group, spec):
              "    _dev = %s" % ("in0.device" if spec.inputs else 'torch.device("cuda" if torch.cuda.is_available() else "cpu")')]
     for n in group.nodes:
         lines.append("    %s = %s" % (n.name, _call(n, lambda a: names.get(a.name, a.name))))
-    lines.append("    return (%s,)" % ", ".join(o.name for o in group.outputs))
+    # ATen may lay a result out otherwise than the traced graph did; later views need the latter.
+    lines.append("    return (%s,)" % ", ".join("_kw.strided(%s, %r)" % (o.name, t.stride)
+                                                for o, t in zip(group.outputs, spec.outputs)))
     return "\n".join(lines)
 
 

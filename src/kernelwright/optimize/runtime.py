@@ -98,6 +98,13 @@ def guard(tensors, expected, scalars=(), expected_scalars=()):
     return True
 
 
+def strided(t, stride):
+    """``t`` with ``stride`` (itself when it has it already, else a copy)."""
+    if t.stride() == tuple(stride):
+        return t
+    return torch.empty_strided(t.shape, stride, dtype=t.dtype, device=t.device).copy_(t)
+
+
 def attr(module, fqn):
     """``module.a.b.c`` for the FQN ``"a.b.c"`` (parameters, buffers and plain tensor attributes)."""
     for part in fqn.split("."):

@@ -143,3 +143,15 @@ def end_to_end(model, new, inputs, device, budget_s=0.5):
         eager = _time(model, inputs, device, budget_s) if model is not None else None
         generated = _time(new, inputs, device, budget_s) if new is not None else None
     return eager, generated
+
+
+def outputs_differ(a, b, inputs):
+    """The largest relative difference between two forwards' outputs where it exceeds what
+    the matmul precision allows between methods, else 0 (a layout must not change precision)."""
+    tolerance = _CALL_TOLERANCE.get(torch.get_float32_matmul_precision(), 1e-5)
+    with torch.no_grad():
+        x, y = a(*inputs), b(*inputs)
+    x = [x] if isinstance(x, torch.Tensor) else list(x)
+    y = [y] if isinstance(y, torch.Tensor) else list(y)
+    worst = max(_rel_error(p, q) for p, q in zip(x, y))
+    return worst if worst > tolerance else 0.0
