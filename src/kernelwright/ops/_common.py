@@ -1,5 +1,7 @@
 """What every op module shares: argument checks for fake kernels and the call path."""
 
+import operator
+
 import torch
 
 from kernelwright._build.loader import load_extension
@@ -35,6 +37,28 @@ def check_same_device(op, named):
                 "must be on the same device (only a 0-dim CPU tensor may be mixed in, as a "
                 "scalar)" % (op, name, t.device, lead[0], lead[1].device)
             )
+
+
+def int_arg(op, arg, value, what="an int"):
+    """``value`` as an int, or a TypeError naming the argument: the dispatcher's own error for
+    a schema's int or int[] names only the C++ type it expected.  bool is refused, as torch
+    refuses it for a dim."""
+    if type(value) is int:
+        return value
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError("kernelwright.%s(): argument '%s' must be %s, got %s" % (op, arg, what, type(value).__name__))
+
+
+def int_list_arg(op, arg, value):
+    """An int or a sequence of ints, as the list a schema's int[] takes."""
+    what = "an int or a sequence of ints"
+    if isinstance(value, (list, tuple)):
+        return [int_arg(op, arg, v, what) for v in value]
+    return [int_arg(op, arg, value, what)]
 
 
 def run(fast, op, *args):
