@@ -22,7 +22,10 @@ def register(subparsers):
     p.add_argument("problem", nargs="?", help="problem file defining Model, get_inputs, get_init_inputs")
     p.add_argument("candidate", nargs="?", help="candidate file defining ModelNew")
     p.add_argument("--suite", metavar="DIR", help="evaluate every (problem, candidate) pair in DIR")
-    p.add_argument("--out", metavar="DIR", help="suite output directory (results.jsonl, summary.md, speedups.png)")
+    p.add_argument("--out", metavar="DIR",
+                   help="suite output directory: results.jsonl, summary.md, speedups.png (default: "
+                        "kernelwright-report/eval-<suite directory's name>); an existing one resumes "
+                        "where it stopped")
     add_eval_options(p)
     p.set_defaults(func=run)
     return p
@@ -30,18 +33,23 @@ def register(subparsers):
 
 def add_eval_options(p):
     """The options `eval` shares with commands built on it (`kernelwright run`)."""
-    p.add_argument("--json", metavar="OUT.json", help="write the result as JSON")
-    p.add_argument("--device", choices=["auto", "cuda", "cpu"], default="auto")
-    p.add_argument("--trials", type=int, default=5, help="seeded draws of get_inputs() (default 5)")
+    p.add_argument("--json", metavar="OUT.json", help="also write the result (a suite's: the summary) as JSON")
+    p.add_argument("--device", choices=["auto", "cuda", "cpu"], default="auto",
+                   help="where the workers run; auto: CUDA when there is a GPU")
+    p.add_argument("--trials", type=int, default=5, help="seeded draws of get_inputs()")
     p.add_argument("--seed", type=int, help="derive all seeds from this (default: from the OS)")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds for the evaluation after imports")
     p.add_argument("--build-timeout", type=float, default=900.0, help="seconds for importing (and building)")
-    p.add_argument("--memory-limit", type=int, metavar="MiB", help="resident memory cap per worker")
+    p.add_argument("--memory-limit", type=int, metavar="MiB",
+                   help="resident memory cap per worker (default: half of physical memory)")
     p.add_argument("--max-error-ratio", type=float,
-                   help="fail when error vs float64 exceeds this multiple of the eager reference's")
+                   help="fail when error vs float64 exceeds this multiple of the eager reference's "
+                        "(default: no limit)")
     p.add_argument("--no-compile", action="store_true", help="skip the torch.compile reference")
-    p.add_argument("--atol", type=float, help="override the absolute tolerance")
-    p.add_argument("--rtol", type=float, help="override the relative tolerance")
+    p.add_argument("--atol", type=float,
+                   help="absolute tolerance (default: KernelBench's, 1e-4 for float32 outputs, 1e-2 "
+                        "for float16 and bfloat16)")
+    p.add_argument("--rtol", type=float, help="relative tolerance (default: as --atol)")
     p.add_argument("--timing-budget", type=float, default=2.0, metavar="S", help="seconds per timed function")
     p.add_argument("--precision", choices=["highest", "high", "medium"],
                    help="torch.set_float32_matmul_precision in the workers (default: torch's, 'highest')")
@@ -52,7 +60,8 @@ def add_eval_options(p):
     p.add_argument("--no-redraw-inputs", action="store_true",
                    help="pass the input sets to the candidate worker even when get_inputs() "
                         "reproduces them from their seeds")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--quiet", action="store_true",
+                   help="print nothing; the exit status (and --json) gives the verdict")
 
 
 def options_from_args(args, env=None):
@@ -137,9 +146,6 @@ def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None):
 
 
 if __name__ == "__main__":
-    import argparse
+    from kernelwright.cli import main
 
-    parser = argparse.ArgumentParser(prog="kernelwright")
-    register(parser.add_subparsers(dest="command"))
-    a = parser.parse_args()
-    sys.exit(a.func(a) if getattr(a, "func", None) else 2)
+    sys.exit(main())
