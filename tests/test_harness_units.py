@@ -187,6 +187,8 @@ def test_time_fn_cpu_statistics_and_rotation():
 
 
 def test_time_fn_stops_on_budget():
+    # Every call sleeps at least 10 ms, so a 0.2 s budget ends the run well before 40 calls
+    # however fast the machine is.
     r = timing.time_fn(lambda: time.sleep(0.01), None, "cpu", warmup=1, warmup_ms=0, min_reps=3,
                        max_reps=10000, budget_s=0.2, target_rse=0.0, flush_cache=False)
     assert r.stopped_by == "budget" and r.n < 40
@@ -245,8 +247,11 @@ def test_time_fn_host_ahead_hides_host_work_behind_queued_gpu_work():
     kw = dict(min_reps=5, max_reps=5, warmup=1, warmup_ms=0, budget_s=5.0)
     idle = timing.time_fn(call, busy_gpu, "cuda", **kw)
     ahead = timing.time_fn(call, busy_gpu, "cuda", host_ahead=True, **kw)
+    # time.sleep(0.002) lasts at least 2 ms however loaded the host: the idle figure holds it,
+    # and with the host ahead the queued 5 ms hide it, leaving the tiny kernel.
     assert idle.median_ms > 1.9 and idle.wall_median_ms is not None
-    assert ahead.median_ms < 0.5 and ahead.wall_median_ms is None and ahead.clock == "cuda_event_host_ahead"
+    assert ahead.wall_median_ms is None and ahead.clock == "cuda_event_host_ahead"
+    assert ahead.median_ms < idle.median_ms / 2
 
 
 @pytest.mark.cuda
@@ -262,9 +267,10 @@ def test_gated_time_is_the_device_work_alone_and_keeps_the_host_time():
     kw = dict(min_reps=5, max_reps=5, warmup=1, warmup_ms=0, budget_s=5.0)
     idle = timing.time_fn(call, None, "cuda", **kw)
     gated = timing.time_fn(call, None, "cuda", gate=timing.Gate("cuda"), **kw)
+    # time.sleep(0.002) lasts at least 2 ms however loaded the host.
     assert idle.median_ms > 1.9
     assert gated.clock == "cuda_event_gated" and gated.gate_timeouts == 0 and gated.n == 5
-    assert gated.median_ms < 0.2 and 1.9 < gated.host_median_ms < 10
+    assert gated.host_median_ms > 1.9 and gated.median_ms < gated.host_median_ms / 2
     assert gated.pipelined_median_ms == pytest.approx(gated.host_median_ms, rel=0.1)
 
 
@@ -294,7 +300,8 @@ def test_gated_loop_bookkeeping_without_a_gpu(monkeypatch):
                        warmup_ms=0, min_reps=6, max_reps=6)
     assert gate.closed == gate.opened == 8 and r.clock == "cuda_event_gated" and r.n == 6
     assert r.median_ms == 0.5 and r.gate_timeouts == 3
-    assert 1.9 < r.host_median_ms < 20 and r.pipelined_median_ms == r.host_median_ms
+    # time.sleep(0.002) lasts at least 2 ms, and longer on a loaded host: no upper bound.
+    assert r.host_median_ms > 1.9 and r.pipelined_median_ms == r.host_median_ms
     assert len(r.wall_samples_ms) == len(r.host_samples_ms) == 6
 
 
@@ -315,7 +322,8 @@ def test_gate_holds_side_stream_work_until_it_opens():
     # the wall clock to the device-wide sync sees it and the events do not.
     kw = dict(min_reps=5, max_reps=5, warmup=1, warmup_ms=0, budget_s=5.0)
     gated = timing.time_fn(_side_stream_work(2.0), None, "cuda", gate=timing.Gate("cuda"), **kw)
-    assert gated.median_ms < 0.2 and gated.wall_median_ms > 1.8 and gated.gate_timeouts == 0
+    assert gated.wall_median_ms > 1.8 and gated.gate_timeouts == 0
+    assert gated.median_ms < gated.wall_median_ms / 2
 
 
 @pytest.mark.cuda
@@ -323,13 +331,12 @@ def test_gate_opens_by_itself_for_a_call_that_waits_on_the_device():
     x = torch.randn(1 << 10, device="cuda")
     kw = dict(min_reps=3, max_reps=3, warmup=1, warmup_ms=0, budget_s=5.0)
     gate = timing.Gate("cuda")
-    t0 = time.perf_counter()
     gated = timing.time_fn(lambda: x.sum().item(), None, "cuda", gate=gate, gate_timeout_ms=30.0, **kw)
+    # Each call waited for the gate's 30 ms timeout to open it.
     assert gated.gate_timeouts == 3 and gated.host_median_ms >= 29.0
-    assert time.perf_counter() - t0 < 2.0
     # The next gated call is served as usual.
     ok = timing.time_fn(lambda: x.mul_(1.0), None, "cuda", gate=gate, **kw)
-    assert ok.gate_timeouts == 0 and ok.median_ms < 0.2
+    assert ok.gate_timeouts == 0 and ok.n == 3
 
 
 # --------------------------------------------------------------- anticheat
@@ -614,9 +621,11 @@ def test_a_host_bound_side_is_flagged_and_passes():
 def test_process_tree_finds_detached_descendants_and_their_device_files(monkeypatch):
     from kernelwright.harness import proctree
 
-    # A shell that starts a holder of /dev/null in a session of its own and waits.
+    # A shell that starts a holder of /dev/null in a session of its own and waits.  The shell
+    # gives a background job /dev/null as its stdin unless told otherwise, which would show the
+    # holder as holding it before its setsid().
     holder = "import os, time; os.setsid(); f = open('/dev/null'); time.sleep(60)"
-    sh = subprocess.Popen(["sh", "-c", '"$0" -c "$1" & wait', sys.executable, holder])
+    sh = subprocess.Popen(["sh", "-c", '"$0" -c "$1" < /dev/zero & wait', sys.executable, holder])
     try:
         deadline = time.time() + 30
         monkeypatch.setattr(proctree, "DEVICE_FILES", "/dev/null")
