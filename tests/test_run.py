@@ -42,6 +42,15 @@ def test_run_passes_every_bundled_problem_on_cpu(tmp_path):
     assert [r["flops"] > 0 for r in records if r["id"].startswith("linear_sigmoid_linear_logsumexp/")] == [True]
 
 
+def test_design_notes_are_whole_sentences():
+    """The harness shows a candidate's first docstring sentence as its design note and cuts it
+    at 400 characters: each bundled one must end within them."""
+    for name in problem_names(bundled_problems_dir()):
+        with open(os.path.join(bundled_problems_dir(), name, "candidate_kernelwright.py")) as f:
+            design = first_sentence(ast.get_docstring(ast.parse(f.read())))
+        assert design is None or design.endswith("."), (name, design)
+
+
 def test_unknown_problem_is_a_clear_error(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "kernelwright.cli", "run", "--problems", "nope", "--out",
                            str(tmp_path)], capture_output=True, text=True, timeout=120)
