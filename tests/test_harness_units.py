@@ -9,6 +9,7 @@ import time
 
 import pytest
 import torch
+from rich.console import Console
 
 from kernelwright import timing
 from kernelwright.harness import anticheat, api, compare, inputs, report, suite, worker
@@ -431,13 +432,84 @@ def test_summary_fast_p_and_geomean(tmp_path):
     md = open(paths["markdown"]).read()
     assert "fast_1" in md and "stale_output" in md
     assert "| vs eager | vs eager, idle GPU | vs eager, device time |" in md and "| 4.000x | 3.000x | 4.500x |" in md
-    from rich.console import Console
-
     console = Console(record=True, width=200)
     report.print_result(dict(results[0], reason="ok", flag_details={}), console)
     text = console.export_text()
     assert "4.000x vs eager (3.000x from an idle GPU, 4.500x in device time)" in text
     assert "per-call cost: candidate idle, eager pipelined" in text
+
+
+def _rendered(width, show, *args):
+    console = Console(record=True, width=width)
+    show(*args, console)
+    return console.export_text()
+
+
+def _suite_results(device):
+    """Three results of a run: a long task name, a failure whose reason holds square brackets,
+    flags, and the fields a worker reports."""
+    env = dict(device=device, device_name="NVIDIA H100" if device == "cuda:0" else "x86_64",
+               torch_version="2.13.0", cuda_version="13.0" if device == "cuda:0" else None,
+               python_version="3.11.7")
+    base = dict(env, verdict="pass", reason="correct on 10 input sets", flags=[], speedup_vs_eager=1.5,
+                speedup_vs_compile=0.9, speedup_vs_eager_device=1.4, speedup_vs_eager_idle=1.2, error_ratio=0.5,
+                bound="memory-bound (0 FLOP/byte, ridge 12)", design="One pass over the rows, in registers.")
+    return [
+        dict(base, id="linear_sigmoid_linear_logsumexp/candidate_kernelwright"),
+        dict(base, id="elu/candidate_kernelwright", flags=["host_bound", "no_custom_kernels"]),
+        dict(base, id="softmax/candidate_kernelwright", verdict="crash", speedup_vs_eager=None,
+             reason="reference trials: out of memory: RuntimeError: [enforce fail at alloc_cpu.cpp:127] err == 0."),
+    ]
+
+
+@pytest.mark.parametrize("device", ["cpu", "cuda:0"])
+def test_terminal_table_fits_80_columns_and_widens(device):
+    results = _suite_results(device)
+    narrow = _rendered(80, report.print_table, results)
+    lines = narrow.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    # The common candidate file name goes to the title; names and flags are whole, a
+    # candidate's flags on lines of their own where they do not fit on one.
+    assert "every candidate is candidate_kernelwright" in lines[0]
+    for task, verdict in (("linear_sigmoid_linear_logsumexp", "pass"), ("elu", "pass"), ("softmax", "crash")):
+        assert any(line.split()[:2] == [task, verdict] for line in lines if line.strip()), (task, narrow)
+    assert "host_bound" in narrow.split() or "host_bound," in narrow.split()
+    assert "no_custom_kernels" in narrow.split()
+    assert "[enforce fail at alloc_cpu.cpp:127]" in " ".join(narrow.split())
+    wide = _rendered(120, report.print_table, results)
+    header = " ".join(wide.splitlines()[1:3])
+    assert "ratio" in header and ("device" in header) == (device == "cuda:0")
+    assert "ratio" not in " ".join(lines[1:3])
+    # CPU figures come with their caveat, and without the design notes, which are about CUDA.
+    assert ("plain loops" in narrow) == (device == "cpu")
+    assert ("One pass over the rows" in narrow) == (device == "cuda:0")
+
+
+def test_single_result_view_shows_text_as_it_is():
+    r = dict(_suite_results("cpu")[2], candidate="/x/cand.py", log_tail="[red]not markup[/red]")
+    text = _rendered(100, report.print_result, r)
+    assert "[enforce fail at alloc_cpu.cpp:127]" in " ".join(text.split())
+    assert "[red]not markup[/red]" in text
+    assert "x86_64" in text and "no CUDA" in text
+    early = {"verdict": "error", "reason": "problem file not found: /x/p.py", "candidate": "/x/c.py",
+             "device": "auto", "device_name": None, "torch_version": None}
+    text = _rendered(100, report.print_result, early)
+    assert "None" not in text and "environment" not in text
+
+
+def test_summary_says_where_it_ran(tmp_path):
+    results = _suite_results("cpu")
+    s = report.summarize(results)
+    s["environment"] = report.environment(results, "small")
+    md = report.markdown(results, s, s["environment"])
+    assert "Measured on: cpu (x86_64); torch 2.13.0; no CUDA; Python 3.11.7; problem sizes: " \
+           "KERNELWRIGHT_PROBLEM_SIZE=small; 20" in md
+    assert "plain loops" in md and results[2]["reason"] in md
+    gpu = _suite_results("cuda:0")
+    line = report.environment(gpu)
+    assert "cuda:0 (NVIDIA H100)" in line and "CUDA 13.0" in line and "KERNELWRIGHT_PROBLEM_SIZE unset" in line
+    assert "plain loops" not in report.markdown(gpu, report.summarize(gpu), line)
+    assert report.environment([{"verdict": "error"}]).startswith("no worker reported its environment")
 
 
 def test_sanitize_and_options():

@@ -8,6 +8,8 @@ import json
 import os
 import sys
 
+from rich.text import Text
+
 EXIT_CODES = {"pass": 0, "fail": 1, "error": 2, "timeout": 3, "crash": 4}
 
 
@@ -80,23 +82,45 @@ def options_from_args(args, env=None):
                        redraw_inputs=not args.no_redraw_inputs, env=env)
 
 
+def cpu_fallback(args, console, what):
+    """Where no GPU will be used, the workers' env for a CPU run: KERNELWRIGHT_PROBLEM_SIZE=small
+    unless it is set already, so that the bundled problems, whose KernelBench sizes hold
+    tensors of several GiB, run at CPU sizes (other problems do not read it).  Says so, and
+    sets ``args.device`` to "cpu"."""
+    import torch
+
+    if torch.cuda.is_available() and args.device != "cpu":
+        return {}
+    why = "--device cpu" if torch.cuda.is_available() else "No CUDA device found"
+    args.device = "cpu"
+    env = {}
+    if "KERNELWRIGHT_PROBLEM_SIZE" not in os.environ:
+        env["KERNELWRIGHT_PROBLEM_SIZE"] = "small"
+        what += " at the bundled problems' small sizes (KERNELWRIGHT_PROBLEM_SIZE=small)"
+    console.print(Text("%s: %s. Timings are CPU timings and say nothing about the CUDA kernels."
+                       % (why, what), style="yellow"))
+    return env
+
+
 def run(args):
     from rich.console import Console
 
     console = Console(stderr=False, quiet=args.quiet)
     if args.suite:
         if args.problem or args.candidate:
-            console.print("[red]give either PROBLEM CANDIDATE or --suite DIR, not both[/]")
+            console.print(Text("give either PROBLEM CANDIDATE or --suite DIR, not both", style="red"))
             return 2
-        return run_suite(args.suite, args.out, options_from_args(args), console, args.jobs, args.json)
+        env = cpu_fallback(args, console, "evaluating on the CPU")
+        return run_suite(args.suite, args.out, options_from_args(args, env), console, args.jobs, args.json)
     if not (args.problem and args.candidate):
-        console.print("[red]usage: kernelwright eval PROBLEM.py CANDIDATE.py [options] | --suite DIR[/]")
+        console.print(Text("usage: kernelwright eval PROBLEM.py CANDIDATE.py [options] | --suite DIR", style="red"))
         return 2
     from kernelwright.harness.api import evaluate
     from kernelwright.harness.report import print_result
 
-    with console.status("evaluating %s" % os.path.basename(args.candidate)):
-        result = evaluate(args.problem, args.candidate, options_from_args(args))
+    env = cpu_fallback(args, console, "evaluating on the CPU")
+    with console.status(Text("evaluating %s" % os.path.basename(args.candidate))):
+        result = evaluate(args.problem, args.candidate, options_from_args(args, env))
     print_result(result, console)
     if args.json:
         with open(args.json, "w") as f:
@@ -104,11 +128,11 @@ def run(args):
     return EXIT_CODES.get(result["verdict"], 2)
 
 
-def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None):
+def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None, title="kernelwright eval"):
     """Evaluates a suite with a progress bar and prints the table; returns the exit status."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from kernelwright.harness.report import print_bounds, results_table
+    from kernelwright.harness.report import STYLE, print_table
     from kernelwright.harness.suite import SuiteInterrupted, evaluate_suite
 
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -120,24 +144,26 @@ def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None):
 
     def on_result(rec):
         progress.advance(state["task"])
-        progress.console.print("%-40s %s  %s" % (rec["id"], rec.get("verdict"), (rec.get("reason") or "")[:100]))
+        verdict = rec.get("verdict", "error")
+        progress.console.print(Text.assemble((rec["id"], "bold"), " ", (verdict, STYLE.get(verdict, "")), "  ",
+                                             rec.get("reason") or ""))
 
     try:
         with progress:
             summary = evaluate_suite(suite_dir, out_dir, options, jobs=jobs,
                                      on_start=on_start, on_result=on_result)
     except ValueError as exc:
-        console.print("[red]--suite: %s[/]" % exc)
+        console.print(Text("--suite: %s" % exc, style="red"))
         return 2
     except SuiteInterrupted as exc:
-        console.print("[yellow]%s[/]" % exc)
+        console.print(Text(str(exc), style="yellow"))
         return 130
-    console.print(results_table(summary["results"]))
-    print_bounds(summary["results"], console)
+    print_table(summary["results"], console, title)
     console.print("fast_0 %.3f  fast_1 %.3f  fast_2 %.3f  geomean speedup %s" % (
         summary["fast_0"], summary["fast_1"], summary["fast_2"],
         "%.3fx" % summary["geomean_speedup_vs_eager"] if summary["geomean_speedup_vs_eager"] else "-"))
-    console.print("written: %s" % ", ".join(summary["files"].values()))
+    console.print(Text("measured on: %s" % summary["environment"]))
+    console.print(Text("written: %s" % ", ".join(summary["files"].values())))
     if json_path:
         with open(json_path, "w") as f:
             json.dump(summary, f, indent=2)

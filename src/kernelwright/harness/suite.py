@@ -246,6 +246,8 @@ def evaluate_suite(suite_dir, out_dir=None, options=None, jobs=None, on_result=N
     order = {p[0]: i for i, p in enumerate(pairs)}
     results.sort(key=lambda r: order.get(r["id"], len(order)))
     summary = report.summarize(results)
+    size = (opts.env or {}).get("KERNELWRIGHT_PROBLEM_SIZE", os.environ.get("KERNELWRIGHT_PROBLEM_SIZE"))
+    summary["environment"] = report.environment(results, size)
     paths = report.write_all(results, summary, out_dir)
     summary.update(results=results, out_dir=out_dir, files=paths)
     return summary
