@@ -5,7 +5,7 @@ import torch
 import torch.nn.functional as F
 
 import kernelwright.ops as K
-from reference import DTYPES, assert_close_to_reference, poison, randn
+from reference import DTYPES, assert_close_to_reference, assert_no_worse_than_torch, poison, randn
 
 UNARY = {
     "elu": (lambda x: K.elu(x, 0.7), lambda x: F.elu(x, 0.7)),
@@ -177,11 +177,18 @@ def test_gradients_match_torch_low_precision(device, dtype):
     x = randn((31, 17), dtype, device).requires_grad_()
     y = randn((31, 17), dtype, device).requires_grad_()
     g = randn((31, 17), dtype, device)
-    for ours, ref in list(UNARY.values()):
+    for name, (ours, ref) in UNARY.items():
         (gx,) = torch.autograd.grad(ours(x), x, g)
         x64 = x.detach().double().requires_grad_()
         (want,) = torch.autograd.grad(ref(x64), x64, g.double())
-        assert_close_to_reference(gx, want, dtype)
+        if name == "sigmoid":
+            # Its backward reads the saved output, rounded to the low dtype, as torch's does:
+            # where 1 - sigmoid(x) keeps few bits, torch's own gradient misses float64's by more
+            # than the tolerance (about one draw in thirty in bfloat16).
+            (eager,) = torch.autograd.grad(ref(x), x, g)
+            assert_no_worse_than_torch(gx, eager, want)
+        else:
+            assert_close_to_reference(gx, want, dtype)
     for ours, ref in BINARY.values():
         ga, gb = torch.autograd.grad(ours(x, y), (x, y), g)
         x64, y64 = (t.detach().double().requires_grad_() for t in (x, y))
