@@ -35,22 +35,23 @@ def test_lock_waits_for_a_live_builder_and_not_for_a_dead_one(tmp_path):
     holder.start()
     assert ready.wait(60)
     messages = []
-    start = time.time()
     with build_lock(str(tmp_path), log=messages.append):
-        waited = time.time() - start
+        pass
     holder.join()
-    assert waited > 0.5 and any("waiting" in m for m in messages)
+    # The lock logs "waiting" only when taking it at once failed, and "acquired" once it is held.
+    assert any("waiting" in m for m in messages) and any("acquired" in m for m in messages)
 
-    # A holder killed mid-build releases its lock with its death: no wait, no hang.
+    # A holder killed mid-build releases its lock with its death: taken at once, no wait.
     ready = ctx.Event()
     holder = ctx.Process(target=_hold_lock, args=(str(tmp_path), 600.0, ready))
     holder.start()
     assert ready.wait(60)
     holder.kill()
     holder.join()
-    start = time.time()
-    with build_lock(str(tmp_path), log=lambda m: None):
-        assert time.time() - start < 5
+    messages = []
+    with build_lock(str(tmp_path), log=messages.append):
+        pass
+    assert messages == []
     assert (tmp_path / OWN_LOCK_NAME).exists()
 
 

@@ -10,6 +10,7 @@ import time
 
 import pytest
 import torch
+from rich.console import Console
 
 from kernelwright import timing
 from kernelwright.harness import anticheat, api, compare, inputs, report, suite, worker
@@ -207,6 +208,8 @@ def test_time_fn_cpu_statistics_and_rotation():
 
 
 def test_time_fn_stops_on_budget():
+    # Every call sleeps at least 10 ms, so a 0.2 s budget ends the run well before 40 calls
+    # however fast the machine is.
     r = timing.time_fn(lambda: time.sleep(0.01), None, "cpu", warmup=1, warmup_ms=0, min_reps=3,
                        max_reps=10000, budget_s=0.2, target_rse=0.0, flush_cache=False)
     assert r.stopped_by == "budget" and r.n < 40
@@ -265,8 +268,11 @@ def test_time_fn_host_ahead_hides_host_work_behind_queued_gpu_work():
     kw = dict(min_reps=5, max_reps=5, warmup=1, warmup_ms=0, budget_s=5.0)
     idle = timing.time_fn(call, busy_gpu, "cuda", **kw)
     ahead = timing.time_fn(call, busy_gpu, "cuda", host_ahead=True, **kw)
+    # time.sleep(0.002) lasts at least 2 ms however loaded the host: the idle figure holds it,
+    # and with the host ahead the queued 5 ms hide it, leaving the tiny kernel.
     assert idle.median_ms > 1.9 and idle.wall_median_ms is not None
-    assert ahead.median_ms < 0.5 and ahead.wall_median_ms is None and ahead.clock == "cuda_event_host_ahead"
+    assert ahead.wall_median_ms is None and ahead.clock == "cuda_event_host_ahead"
+    assert ahead.median_ms < idle.median_ms / 2
 
 
 @pytest.mark.cuda
@@ -282,9 +288,10 @@ def test_gated_time_is_the_device_work_alone_and_keeps_the_host_time():
     kw = dict(min_reps=5, max_reps=5, warmup=1, warmup_ms=0, budget_s=5.0)
     idle = timing.time_fn(call, None, "cuda", **kw)
     gated = timing.time_fn(call, None, "cuda", gate=timing.Gate("cuda"), **kw)
+    # time.sleep(0.002) lasts at least 2 ms however loaded the host.
     assert idle.median_ms > 1.9
     assert gated.clock == "cuda_event_gated" and gated.gate_timeouts == 0 and gated.n == 5
-    assert gated.median_ms < 0.2 and 1.9 < gated.host_median_ms < 10
+    assert gated.host_median_ms > 1.9 and gated.median_ms < gated.host_median_ms / 2
     assert gated.pipelined_median_ms == pytest.approx(gated.host_median_ms, rel=0.1)
 
 
@@ -314,7 +321,8 @@ def test_gated_loop_bookkeeping_without_a_gpu(monkeypatch):
                        warmup_ms=0, min_reps=6, max_reps=6)
     assert gate.closed == gate.opened == 8 and r.clock == "cuda_event_gated" and r.n == 6
     assert r.median_ms == 0.5 and r.gate_timeouts == 3
-    assert 1.9 < r.host_median_ms < 20 and r.pipelined_median_ms == r.host_median_ms
+    # time.sleep(0.002) lasts at least 2 ms, and longer on a loaded host: no upper bound.
+    assert r.host_median_ms > 1.9 and r.pipelined_median_ms == r.host_median_ms
     assert len(r.wall_samples_ms) == len(r.host_samples_ms) == 6
 
 
@@ -335,7 +343,8 @@ def test_gate_holds_side_stream_work_until_it_opens():
     # the wall clock to the device-wide sync sees it and the events do not.
     kw = dict(min_reps=5, max_reps=5, warmup=1, warmup_ms=0, budget_s=5.0)
     gated = timing.time_fn(_side_stream_work(2.0), None, "cuda", gate=timing.Gate("cuda"), **kw)
-    assert gated.median_ms < 0.2 and gated.wall_median_ms > 1.8 and gated.gate_timeouts == 0
+    assert gated.wall_median_ms > 1.8 and gated.gate_timeouts == 0
+    assert gated.median_ms < gated.wall_median_ms / 2
 
 
 @pytest.mark.cuda
@@ -343,13 +352,12 @@ def test_gate_opens_by_itself_for_a_call_that_waits_on_the_device():
     x = torch.randn(1 << 10, device="cuda")
     kw = dict(min_reps=3, max_reps=3, warmup=1, warmup_ms=0, budget_s=5.0)
     gate = timing.Gate("cuda")
-    t0 = time.perf_counter()
     gated = timing.time_fn(lambda: x.sum().item(), None, "cuda", gate=gate, gate_timeout_ms=30.0, **kw)
+    # Each call waited for the gate's 30 ms timeout to open it.
     assert gated.gate_timeouts == 3 and gated.host_median_ms >= 29.0
-    assert time.perf_counter() - t0 < 2.0
     # The next gated call is served as usual.
     ok = timing.time_fn(lambda: x.mul_(1.0), None, "cuda", gate=gate, **kw)
-    assert ok.gate_timeouts == 0 and ok.median_ms < 0.2
+    assert ok.gate_timeouts == 0 and ok.n == 3
 
 
 # --------------------------------------------------------------- anticheat
@@ -444,13 +452,84 @@ def test_summary_fast_p_and_geomean(tmp_path):
     md = open(paths["markdown"]).read()
     assert "fast_1" in md and "stale_output" in md
     assert "| vs eager | vs eager, idle GPU | vs eager, device time |" in md and "| 4.000x | 3.000x | 4.500x |" in md
-    from rich.console import Console
-
     console = Console(record=True, width=200)
     report.print_result(dict(results[0], reason="ok", flag_details={}), console)
     text = console.export_text()
     assert "4.000x vs eager (3.000x from an idle GPU, 4.500x in device time)" in text
     assert "per-call cost: candidate idle, eager pipelined" in text
+
+
+def _rendered(width, show, *args):
+    console = Console(record=True, width=width)
+    show(*args, console)
+    return console.export_text()
+
+
+def _suite_results(device):
+    """Three results of a run: a long task name, a failure whose reason holds square brackets,
+    flags, and the fields a worker reports."""
+    env = dict(device=device, device_name="NVIDIA H100" if device == "cuda:0" else "x86_64",
+               torch_version="2.13.0", cuda_version="13.0" if device == "cuda:0" else None,
+               python_version="3.11.7")
+    base = dict(env, verdict="pass", reason="correct on 10 input sets", flags=[], speedup_vs_eager=1.5,
+                speedup_vs_compile=0.9, speedup_vs_eager_device=1.4, speedup_vs_eager_idle=1.2, error_ratio=0.5,
+                bound="memory-bound (0 FLOP/byte, ridge 12)", design="One pass over the rows, in registers.")
+    return [
+        dict(base, id="linear_sigmoid_linear_logsumexp/candidate_kernelwright"),
+        dict(base, id="elu/candidate_kernelwright", flags=["host_bound", "no_custom_kernels"]),
+        dict(base, id="softmax/candidate_kernelwright", verdict="crash", speedup_vs_eager=None,
+             reason="reference trials: out of memory: RuntimeError: [enforce fail at alloc_cpu.cpp:127] err == 0."),
+    ]
+
+
+@pytest.mark.parametrize("device", ["cpu", "cuda:0"])
+def test_terminal_table_fits_80_columns_and_widens(device):
+    results = _suite_results(device)
+    narrow = _rendered(80, report.print_table, results)
+    lines = narrow.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    # The common candidate file name goes to the title; names and flags are whole, a
+    # candidate's flags on lines of their own where they do not fit on one.
+    assert "every candidate is candidate_kernelwright" in lines[0]
+    for task, verdict in (("linear_sigmoid_linear_logsumexp", "pass"), ("elu", "pass"), ("softmax", "crash")):
+        assert any(line.split()[:2] == [task, verdict] for line in lines if line.strip()), (task, narrow)
+    assert "host_bound" in narrow.split() or "host_bound," in narrow.split()
+    assert "no_custom_kernels" in narrow.split()
+    assert "[enforce fail at alloc_cpu.cpp:127]" in " ".join(narrow.split())
+    wide = _rendered(120, report.print_table, results)
+    header = " ".join(wide.splitlines()[1:3])
+    assert "ratio" in header and ("device" in header) == (device == "cuda:0")
+    assert "ratio" not in " ".join(lines[1:3])
+    # CPU figures come with their caveat, and without the design notes, which are about CUDA.
+    assert ("plain loops" in narrow) == (device == "cpu")
+    assert ("One pass over the rows" in narrow) == (device == "cuda:0")
+
+
+def test_single_result_view_shows_text_as_it_is():
+    r = dict(_suite_results("cpu")[2], candidate="/x/cand.py", log_tail="[red]not markup[/red]")
+    text = _rendered(100, report.print_result, r)
+    assert "[enforce fail at alloc_cpu.cpp:127]" in " ".join(text.split())
+    assert "[red]not markup[/red]" in text
+    assert "x86_64" in text and "no CUDA" in text
+    early = {"verdict": "error", "reason": "problem file not found: /x/p.py", "candidate": "/x/c.py",
+             "device": "auto", "device_name": None, "torch_version": None}
+    text = _rendered(100, report.print_result, early)
+    assert "None" not in text and "environment" not in text
+
+
+def test_summary_says_where_it_ran(tmp_path):
+    results = _suite_results("cpu")
+    s = report.summarize(results)
+    s["environment"] = report.environment(results, "small")
+    md = report.markdown(results, s, s["environment"])
+    assert "Measured on: cpu (x86_64); torch 2.13.0; no CUDA; Python 3.11.7; problem sizes: " \
+           "KERNELWRIGHT_PROBLEM_SIZE=small; 20" in md
+    assert "plain loops" in md and results[2]["reason"] in md
+    gpu = _suite_results("cuda:0")
+    line = report.environment(gpu)
+    assert "cuda:0 (NVIDIA H100)" in line and "CUDA 13.0" in line and "KERNELWRIGHT_PROBLEM_SIZE unset" in line
+    assert "plain loops" not in report.markdown(gpu, report.summarize(gpu), line)
+    assert report.environment([{"verdict": "error"}]).startswith("no worker reported its environment")
 
 
 def test_sanitize_and_options():
@@ -769,9 +848,11 @@ def test_a_host_bound_side_is_flagged_and_passes():
 def test_process_tree_finds_detached_descendants_and_their_device_files(monkeypatch):
     from kernelwright.harness import proctree
 
-    # A shell that starts a holder of /dev/null in a session of its own and waits.
+    # A shell that starts a holder of /dev/null in a session of its own and waits.  The shell
+    # gives a background job /dev/null as its stdin unless told otherwise, which would show the
+    # holder as holding it before its setsid().
     holder = "import os, time; os.setsid(); f = open('/dev/null'); time.sleep(60)"
-    sh = subprocess.Popen(["sh", "-c", '"$0" -c "$1" & wait', sys.executable, holder])
+    sh = subprocess.Popen(["sh", "-c", '"$0" -c "$1" < /dev/zero & wait', sys.executable, holder])
     try:
         deadline = time.time() + 30
         monkeypatch.setattr(proctree, "DEVICE_FILES", "/dev/null")

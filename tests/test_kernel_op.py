@@ -489,21 +489,18 @@ def test_first_call_imports_no_compiler(tmp_path):
     a cuda_op's first call in a fresh process must not."""
     script = tmp_path / "first_call.py"
     script.write_text(
-        "import sys, time, torch\n"
+        "import sys, torch\n"
         "from kernelwright.kernel import cuda_op\n"
         "SRC = '__global__ void square_kernel(const float* x, float* y, long n) {}'\n"
         "sq = cuda_op(SRC, 'square_kernel', namespace='kw_first_call', cpu=lambda x: x * x,\n"
         "             backward=lambda g, x: 2 * x * g)\n"
         "x = torch.randn(8, requires_grad=True)\n"
-        "t0 = time.perf_counter()\n"
         "sq(x).sum().backward()\n"
-        "print(time.perf_counter() - t0, 'torch._dynamo' in sys.modules)\n"
+        "print('torch._dynamo' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    seconds, dynamo = out.stdout.split()
-    assert dynamo == "False"
-    assert float(seconds) < 1.0
+    assert out.stdout.split() == ["False"]
 
 
 def test_opcheck_on_cpu(ns):

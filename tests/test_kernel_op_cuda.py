@@ -165,27 +165,24 @@ def test_torch_compile_fullgraph_and_opcheck(ns):
 def test_warm_load_in_a_fresh_process_reads_the_cache(tmp_path):
     script = "\n".join(
         [
-            "import json, sys, time, torch",
+            "import json, sys, torch",
             "from kernelwright.kernel import cuda_op",
             "torch.empty(1, device='cuda')",
             f"op = cuda_op({SCALE!r}, 'scale_kernel')",
             "before = 'cuda.bindings.nvrtc' in sys.modules",
-            # Everything a cache hit costs in a fresh process, importing the driver bindings
-            # included; it must neither compile nor load NVRTC.
-            "start = time.perf_counter()",
+            # A cache hit in a fresh process must neither compile nor load NVRTC.
             "op.load(dtypes=[torch.float32])",
-            "ms = (time.perf_counter() - start) * 1e3",
-            "print(json.dumps({'ms': ms, 'nvrtc': 'cuda.bindings.nvrtc' in sys.modules and not before}))",
+            "print(json.dumps({'nvrtc': 'cuda.bindings.nvrtc' in sys.modules and not before}))",
         ]
     )
     env = dict(os.environ, KERNELWRIGHT_CACHE_DIR=str(tmp_path), PYTHONPATH=os.path.join(ROOT, "src"))
-    runs = []
+    runs, cached = [], []
     for _ in range(2):
         done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    assert runs[0]["ms"] < 3000, f"cold compile {runs[0]['ms']:.0f} ms"
-    assert runs[1]["ms"] < 50, f"warm load {runs[1]['ms']:.1f} ms"
+        cached.append({p: p.stat().st_mtime_ns for p in tmp_path.glob("nvrtc/*/kernel.cubin")})
+    assert cached[0] and cached[1] == cached[0], "the second load did not reuse the first one's binary"
     assert not runs[1]["nvrtc"], "a cache hit imported the NVRTC bindings"
 
 

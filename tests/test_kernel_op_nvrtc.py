@@ -6,7 +6,6 @@
 import importlib
 import os
 import sys
-import time
 
 import pytest
 import torch
@@ -94,9 +93,7 @@ def test_fixed_width_types_coexist_with_libcudacxx():
 
 
 def test_disk_cache_hit_skips_the_compiler(monkeypatch, cache):
-    start = time.perf_counter()
     first = _binary(SQUARE, "square_kernel", torch.float16)
-    cold = time.perf_counter() - start
     assert len(list(cache.glob("nvrtc/*/kernel.cubin"))) == 1
 
     monkeypatch.setattr(nvrtc, "_binaries", {})
@@ -105,11 +102,8 @@ def test_disk_cache_hit_skips_the_compiler(monkeypatch, cache):
         raise AssertionError("compiled again despite the cache")
 
     monkeypatch.setattr(nvrtc, "_compile", refuse)
-    start = time.perf_counter()
     again = _binary(SQUARE, "square_kernel", torch.float16)
-    warm = time.perf_counter() - start
     assert again == first
-    assert warm < 0.05, f"warm cache read took {warm * 1e3:.1f} ms (cold compile {cold * 1e3:.0f} ms)"
 
 
 def test_cache_key_covers_source_options_arch_and_dtype(monkeypatch, cache):

@@ -5,7 +5,7 @@ import torch
 import torch.nn.functional as F
 
 import kernelwright.ops as K
-from reference import DTYPES, assert_close_to_reference, poison, randn
+from reference import DTYPES, assert_close_to_reference, assert_no_worse_than_torch, poison, randn
 
 UNARY = {
     "elu": (lambda x: K.elu(x, 0.7), lambda x: F.elu(x, 0.7)),
@@ -115,6 +115,33 @@ def test_type_promotion_follows_torch(device):
     assert K.add(a, b.to(torch.bfloat16)).dtype == torch.float32
 
 
+def _scalars(device):
+    """Scalars of every kind torch.mul takes beside a floating-point tensor; their values are
+    exact in every dtype, so that torch rounding them first or not makes no difference."""
+    yield "int", 3
+    yield "float", -1.75
+    for where in sorted({"cpu", device}):
+        yield "int64 0-dim " + where, torch.tensor(-2, device=where)
+        yield "int32 0-dim " + where, torch.tensor(5, dtype=torch.int32, device=where)
+        yield "bool 0-dim " + where, torch.tensor(True, device=where)
+        yield "float64 0-dim " + where, torch.tensor(2.5, dtype=torch.float64, device=where)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("shape", [(17, 9), ()], ids=str)
+def test_scalar_operands_follow_torch(device, dtype, shape):
+    """Result dtype and values of torch.mul and torch.add, scalar first or second, beside a
+    tensor or beside a 0-dim tensor (where torch's promotion of the pair decides the dtype)."""
+    x = randn(shape, dtype, device)
+    for kind, s in _scalars(device):
+        s64 = s.double() if isinstance(s, torch.Tensor) else s
+        for ours, ref in (BINARY["mul"], BINARY["add"], BINARY["add_alpha"]):
+            for args, args64 in (((x, s), (x.double(), s64)), ((s, x), (s64, x.double()))):
+                got = ours(*args)
+                assert got.dtype == ref(*args).dtype, kind
+                assert_close_to_reference(got, ref(*args64), got.dtype)
+
+
 def test_output_layout_matches_torch(device):
     x = randn((6, 10), torch.float32, device).t()
     for ours, ref in (UNARY["sigmoid"], UNARY["square"]):
@@ -150,11 +177,18 @@ def test_gradients_match_torch_low_precision(device, dtype):
     x = randn((31, 17), dtype, device).requires_grad_()
     y = randn((31, 17), dtype, device).requires_grad_()
     g = randn((31, 17), dtype, device)
-    for ours, ref in list(UNARY.values()):
+    for name, (ours, ref) in UNARY.items():
         (gx,) = torch.autograd.grad(ours(x), x, g)
         x64 = x.detach().double().requires_grad_()
         (want,) = torch.autograd.grad(ref(x64), x64, g.double())
-        assert_close_to_reference(gx, want, dtype)
+        if name == "sigmoid":
+            # Its backward reads the saved output, rounded to the low dtype, as torch's does:
+            # where 1 - sigmoid(x) keeps few bits, torch's own gradient misses float64's by more
+            # than the tolerance (about one draw in thirty in bfloat16).
+            (eager,) = torch.autograd.grad(ref(x), x, g)
+            assert_no_worse_than_torch(gx, eager, want)
+        else:
+            assert_close_to_reference(gx, want, dtype)
     for ours, ref in BINARY.values():
         ga, gb = torch.autograd.grad(ours(x, y), (x, y), g)
         x64, y64 = (t.detach().double().requires_grad_() for t in (x, y))

@@ -74,6 +74,26 @@ def test_dim_out_of_range(device):
     _still_works(device)
 
 
+def test_dim_of_the_wrong_type(device):
+    """A TypeError naming the argument, as torch's own functions raise, not the dispatcher's
+    schema error about a C++ 'List[int]'."""
+    x = torch.randn(3, 4, device=device)
+    for call, arg in (
+        (lambda: K.logsumexp(x, "a"), "dim"),
+        (lambda: K.logsumexp(x, [0, "a"]), "dim"),
+        (lambda: K.logsumexp(x, 1.0), "dim"),
+        (lambda: K.logsumexp(x, None), "dim"),
+        (lambda: K.logsumexp(x, True), "dim"),
+        (lambda: K.softmax(x, "a"), "dim"),
+        (lambda: K.softmax(x, 1.0), "dim"),
+        (lambda: K.layer_norm(x, "a"), "normalized_shape"),
+        (lambda: K.rms_norm(x, [4.0]), "normalized_shape"),
+    ):
+        with pytest.raises(TypeError, match="argument '%s' must be an int" % arg):
+            call()
+    _still_works(device)
+
+
 def test_not_a_tensor(device):
     with pytest.raises(TypeError, match="argument 'b' must be a tensor or a Python number"):
         K.mul(torch.ones(2, device=device), "two")

@@ -14,8 +14,26 @@ def _subcommands():
     return [run, harness_cli, optimize_cli, build_cli]
 
 
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Appends each option's default to its help, except where there is none to show (None,
+    or False for a switch) or the help already says what it is."""
+
+    def _get_help_string(self, action):
+        if action.default in (None, False) or "default" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
+class _Parser(argparse.ArgumentParser):
+    """Subcommand parsers are made of the parent's class, so they get the formatter too."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="kernelwright",
         description="CUDA kernels as PyTorch custom ops, and an honest harness to evaluate them.",
     )

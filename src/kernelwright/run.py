@@ -38,8 +38,9 @@ def register(subparsers):
 
 def run(args):
     from rich.console import Console
+    from rich.text import Text
 
-    from kernelwright.harness.cli import options_from_args, run_suite
+    from kernelwright.harness.cli import cpu_fallback, options_from_args, run_suite
 
     console = Console(quiet=args.quiet)
     root = bundled_problems_dir()
@@ -50,27 +51,18 @@ def run(args):
     chosen = names if not args.problems else [n.strip() for n in args.problems.split(",") if n.strip()]
     unknown = sorted(set(chosen) - set(names))
     if unknown:
-        console.print("[red]unknown problem(s): %s; bundled: %s[/]" % (", ".join(unknown), ", ".join(names)))
+        console.print(Text("unknown problem(s): %s; bundled: %s" % (", ".join(unknown), ", ".join(names)),
+                           style="red"))
         return 2
 
-    import torch
-
-    env = {}
-    gpu = torch.cuda.is_available() and args.device != "cpu"
-    if not gpu:
-        env["KERNELWRIGHT_PROBLEM_SIZE"] = "small"
-        console.print(
-            "[yellow]No CUDA device%s: running the CPU path, on small problem sizes. Timings are "
-            "CPU timings and say nothing about the CUDA kernels.[/]"
-            % ("" if args.device == "cpu" and torch.cuda.is_available() else " found"))
-        args.device = "cpu"
+    env = cpu_fallback(args, console, "running the CPU path")
     out = args.out or os.path.join(
         "kernelwright-report", "run-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))
     # The harness evaluates a directory: give it one holding just the chosen problems.
     with tempfile.TemporaryDirectory(prefix="kw-run-") as suite:
         for name in chosen:
             os.symlink(os.path.join(root, name), os.path.join(suite, name))
-        status = run_suite(suite, out, options_from_args(args, env), console, args.jobs, args.json)
-    console.print("report: %s" % os.path.abspath(out))
+        status = run_suite(suite, out, options_from_args(args, env), console, args.jobs, args.json,
+                           title="kernelwright run")
+    console.print(Text("report: %s" % os.path.abspath(out)))
     return status
-

@@ -39,6 +39,8 @@ def _info(args):
     ]
     if info:
         rows.append(("built with CUDA kernels", "yes" if info.get("cuda") else "no"))
+        if info.get("build_s") is not None:
+            rows.append(("ahead-of-time build took", "%.1f s, %s" % (info["build_s"], info.get("built_at"))))
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print("%-*s  %s" % (width, k, v))

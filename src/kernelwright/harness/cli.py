@@ -8,6 +8,8 @@ import json
 import os
 import sys
 
+from rich.text import Text
+
 EXIT_CODES = {"pass": 0, "fail": 1, "error": 2, "timeout": 3, "crash": 4}
 
 
@@ -22,7 +24,10 @@ def register(subparsers):
     p.add_argument("problem", nargs="?", help="problem file defining Model, get_inputs, get_init_inputs")
     p.add_argument("candidate", nargs="?", help="candidate file defining ModelNew")
     p.add_argument("--suite", metavar="DIR", help="evaluate every (problem, candidate) pair in DIR")
-    p.add_argument("--out", metavar="DIR", help="suite output directory (results.jsonl, summary.md, speedups.png)")
+    p.add_argument("--out", metavar="DIR",
+                   help="suite output directory: results.jsonl, summary.md, speedups.png (default: "
+                        "kernelwright-report/eval-<suite directory's name>); an existing one resumes "
+                        "where it stopped")
     add_eval_options(p)
     p.set_defaults(func=run)
     return p
@@ -30,20 +35,24 @@ def register(subparsers):
 
 def add_eval_options(p):
     """The options `eval` shares with commands built on it (`kernelwright run`)."""
-    p.add_argument("--json", metavar="OUT.json", help="write the result as JSON")
-    p.add_argument("--device", choices=["auto", "cuda", "cpu"], default="auto")
-    p.add_argument("--trials", type=int, default=5, help="seeded draws of get_inputs() (default 5)")
+    p.add_argument("--json", metavar="OUT.json", help="also write the result (a suite's: the summary) as JSON")
+    p.add_argument("--device", choices=["auto", "cuda", "cpu"], default="auto",
+                   help="where the workers run; auto: CUDA when there is a GPU")
+    p.add_argument("--trials", type=int, default=5, help="seeded draws of get_inputs()")
     p.add_argument("--seed", type=int, help="derive all seeds from this (default: from the OS)")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds for the evaluation after imports")
     p.add_argument("--build-timeout", type=float, default=900.0, help="seconds for importing (and building)")
-    p.add_argument("--memory-limit", type=int, metavar="MiB", help="resident memory cap per worker")
+    p.add_argument("--memory-limit", type=int, metavar="MiB",
+                   help="resident memory cap per worker (default: half of physical memory)")
     p.add_argument("--max-error-ratio", type=float,
                    help="fail when error vs float64 exceeds this multiple of the reference error (the eager "
                         "reference's, floored at the unit roundoff --precision allows), in place of the "
                         "precision's own bound: 16 at 'highest', 2 at 'high' and 'medium'")
     p.add_argument("--no-compile", action="store_true", help="skip the torch.compile reference")
-    p.add_argument("--atol", type=float, help="override the absolute tolerance")
-    p.add_argument("--rtol", type=float, help="override the relative tolerance")
+    p.add_argument("--atol", type=float,
+                   help="absolute tolerance (default: KernelBench's, 1e-4 for float32 outputs at "
+                        "'highest', 1e-2 at 'high' and 'medium' and for float16 and bfloat16)")
+    p.add_argument("--rtol", type=float, help="relative tolerance (default: as --atol)")
     p.add_argument("--timing-budget", type=float, default=2.0, metavar="S", help="seconds per timed function")
     p.add_argument("--precision", choices=["highest", "high", "medium"],
                    help="torch.set_float32_matmul_precision in the workers (default: torch's, 'highest')")
@@ -54,7 +63,8 @@ def add_eval_options(p):
     p.add_argument("--no-redraw-inputs", action="store_true",
                    help="pass the input sets to the candidate worker even when get_inputs() "
                         "reproduces them from their seeds")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--quiet", action="store_true",
+                   help="print nothing; the exit status (and --json) gives the verdict")
 
 
 def options_from_args(args, env=None):
@@ -73,23 +83,45 @@ def options_from_args(args, env=None):
                        redraw_inputs=not args.no_redraw_inputs, env=env)
 
 
+def cpu_fallback(args, console, what):
+    """Where no GPU will be used, the workers' env for a CPU run: KERNELWRIGHT_PROBLEM_SIZE=small
+    unless it is set already, so that the bundled problems, whose KernelBench sizes hold
+    tensors of several GiB, run at CPU sizes (other problems do not read it).  Says so, and
+    sets ``args.device`` to "cpu"."""
+    import torch
+
+    if torch.cuda.is_available() and args.device != "cpu":
+        return {}
+    why = "--device cpu" if torch.cuda.is_available() else "No CUDA device found"
+    args.device = "cpu"
+    env = {}
+    if "KERNELWRIGHT_PROBLEM_SIZE" not in os.environ:
+        env["KERNELWRIGHT_PROBLEM_SIZE"] = "small"
+        what += " at the bundled problems' small sizes (KERNELWRIGHT_PROBLEM_SIZE=small)"
+    console.print(Text("%s: %s. Timings are CPU timings and say nothing about the CUDA kernels."
+                       % (why, what), style="yellow"))
+    return env
+
+
 def run(args):
     from rich.console import Console
 
     console = Console(stderr=False, quiet=args.quiet)
     if args.suite:
         if args.problem or args.candidate:
-            console.print("[red]give either PROBLEM CANDIDATE or --suite DIR, not both[/]")
+            console.print(Text("give either PROBLEM CANDIDATE or --suite DIR, not both", style="red"))
             return 2
-        return run_suite(args.suite, args.out, options_from_args(args), console, args.jobs, args.json)
+        env = cpu_fallback(args, console, "evaluating on the CPU")
+        return run_suite(args.suite, args.out, options_from_args(args, env), console, args.jobs, args.json)
     if not (args.problem and args.candidate):
-        console.print("[red]usage: kernelwright eval PROBLEM.py CANDIDATE.py [options] | --suite DIR[/]")
+        console.print(Text("usage: kernelwright eval PROBLEM.py CANDIDATE.py [options] | --suite DIR", style="red"))
         return 2
     from kernelwright.harness.api import evaluate
     from kernelwright.harness.report import print_result
 
-    with console.status("evaluating %s" % os.path.basename(args.candidate)):
-        result = evaluate(args.problem, args.candidate, options_from_args(args))
+    env = cpu_fallback(args, console, "evaluating on the CPU")
+    with console.status(Text("evaluating %s" % os.path.basename(args.candidate))):
+        result = evaluate(args.problem, args.candidate, options_from_args(args, env))
     print_result(result, console)
     if args.json:
         with open(args.json, "w") as f:
@@ -97,11 +129,11 @@ def run(args):
     return EXIT_CODES.get(result["verdict"], 2)
 
 
-def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None):
+def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None, title="kernelwright eval"):
     """Evaluates a suite with a progress bar and prints the table; returns the exit status."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from kernelwright.harness.report import print_bounds, results_table
+    from kernelwright.harness.report import STYLE, print_table
     from kernelwright.harness.suite import SuiteInterrupted, evaluate_suite
 
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -113,24 +145,26 @@ def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None):
 
     def on_result(rec):
         progress.advance(state["task"])
-        progress.console.print("%-40s %s  %s" % (rec["id"], rec.get("verdict"), (rec.get("reason") or "")[:100]))
+        verdict = rec.get("verdict", "error")
+        progress.console.print(Text.assemble((rec["id"], "bold"), " ", (verdict, STYLE.get(verdict, "")), "  ",
+                                             rec.get("reason") or ""))
 
     try:
         with progress:
             summary = evaluate_suite(suite_dir, out_dir, options, jobs=jobs,
                                      on_start=on_start, on_result=on_result)
     except ValueError as exc:
-        console.print("[red]--suite: %s[/]" % exc)
+        console.print(Text("--suite: %s" % exc, style="red"))
         return 2
     except SuiteInterrupted as exc:
-        console.print("[yellow]%s[/]" % exc)
+        console.print(Text(str(exc), style="yellow"))
         return 130
-    console.print(results_table(summary["results"]))
-    print_bounds(summary["results"], console)
+    print_table(summary["results"], console, title)
     console.print("fast_0 %.3f  fast_1 %.3f  fast_2 %.3f  geomean speedup %s" % (
         summary["fast_0"], summary["fast_1"], summary["fast_2"],
         "%.3fx" % summary["geomean_speedup_vs_eager"] if summary["geomean_speedup_vs_eager"] else "-"))
-    console.print("written: %s" % ", ".join(summary["files"].values()))
+    console.print(Text("measured on: %s" % summary["environment"]))
+    console.print(Text("written: %s" % ", ".join(summary["files"].values())))
     if json_path:
         with open(json_path, "w") as f:
             json.dump(summary, f, indent=2)
@@ -139,9 +173,6 @@ def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None):
 
 
 if __name__ == "__main__":
-    import argparse
+    from kernelwright.cli import main
 
-    parser = argparse.ArgumentParser(prog="kernelwright")
-    register(parser.add_subparsers(dest="command"))
-    a = parser.parse_args()
-    sys.exit(a.func(a) if getattr(a, "func", None) else 2)
+    sys.exit(main())

@@ -210,7 +210,8 @@ def _evaluate_pending(pending, out_dir, opts, jobs, sink, build_first):
 
 def evaluate_suite(suite_dir, out_dir=None, options=None, jobs=None, on_result=None,
                    on_start=None, build_first=True, **overrides):
-    """Evaluate every pair in ``suite_dir``; results go to ``out_dir`` (see module doc).
+    """Evaluate every pair in ``suite_dir``; results go to ``out_dir`` (see module doc), by
+    default kernelwright-report/eval-<suite directory's name>, where `kernelwright run` writes.
 
     ``on_start(total, already_done)`` and ``on_result(record)`` let a caller show
     progress.  Returns the summary from :func:`kernelwright.harness.report.summarize`,
@@ -228,7 +229,7 @@ def evaluate_suite(suite_dir, out_dir=None, options=None, jobs=None, on_result=N
             "suite directory %s holds no (problem, candidate) pair; expected TASK/problem.py with "
             "TASK/candidate*.py or TASK/candidates/*.py, or problems/NAME.py with "
             "candidates/NAME_*.py or candidates/NAME/*.py" % suite_dir)
-    out_dir = os.path.abspath(out_dir or os.path.join(os.getcwd(), "kw-eval-" + os.path.basename(suite_dir)))
+    out_dir = os.path.abspath(out_dir or os.path.join("kernelwright-report", "eval-" + os.path.basename(suite_dir)))
     os.makedirs(out_dir, exist_ok=True)
     old = load_results(os.path.join(out_dir, RESULTS))
     done = {r["id"] for r in old}
@@ -245,6 +246,8 @@ def evaluate_suite(suite_dir, out_dir=None, options=None, jobs=None, on_result=N
     order = {p[0]: i for i, p in enumerate(pairs)}
     results.sort(key=lambda r: order.get(r["id"], len(order)))
     summary = report.summarize(results)
+    size = (opts.env or {}).get("KERNELWRIGHT_PROBLEM_SIZE", os.environ.get("KERNELWRIGHT_PROBLEM_SIZE"))
+    summary["environment"] = report.environment(results, size)
     paths = report.write_all(results, summary, out_dir)
     summary.update(results=results, out_dir=out_dir, files=paths)
     return summary

@@ -1,5 +1,7 @@
 """What every op module shares: argument checks for fake kernels and the call path."""
 
+import operator
+
 import torch
 
 from kernelwright._build.loader import load_extension
@@ -37,6 +39,28 @@ def check_same_device(op, named):
             )
 
 
+def int_arg(op, arg, value, what="an int"):
+    """``value`` as an int, or a TypeError naming the argument: the dispatcher's own error for
+    a schema's int or int[] names only the C++ type it expected.  bool is refused, as torch
+    refuses it for a dim."""
+    if type(value) is int:
+        return value
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError("kernelwright.%s(): argument '%s' must be %s, got %s" % (op, arg, what, type(value).__name__))
+
+
+def int_list_arg(op, arg, value):
+    """An int or a sequence of ints, as the list a schema's int[] takes."""
+    what = "an int or a sequence of ints"
+    if isinstance(value, (list, tuple)):
+        return [int_arg(op, arg, v, what) for v in value]
+    return [int_arg(op, arg, value, what)]
+
+
 def run(fast, op, *args):
     """Calls the extension's fast path ``fast``, or the custom op ``op`` where it declines.
 
@@ -54,19 +78,32 @@ def run(fast, op, *args):
 
 
 def as_tensor(value, like, arg, op):
-    """Python numbers become 0-dim CPU tensors: in float64 next to a tensor (a 0-dim operand
-    never sets the result's dtype, and the kernels take its value in their compute type, as
-    torch.mul takes 0.1 into a bfloat16 product as float 0.1, not as bfloat16's 0.10009765625);
-    alone, in the default dtype."""
-    if isinstance(value, torch.Tensor):
+    """``value`` as the kernels take it beside the other operand ``like``, so that the result
+    has torch.mul's dtype.
+
+    A scalar (a Python number, or a 0-dim integer or bool tensor) beside a tensor of higher
+    rank never sets the result's dtype: it becomes a 0-dim float64 CPU tensor, whose value the
+    kernels take in their compute type, as torch.mul takes 0.1 into a bfloat16 product as
+    float 0.1, not as bfloat16's 0.10009765625.  Beside another scalar it takes the dtype
+    torch's promotion gives the pair, and alone the default dtype.  Integer and bool tensors
+    of higher rank are passed on for the kernels to refuse."""
+    is_tensor = isinstance(value, torch.Tensor)
+    if is_tensor and (value.is_floating_point() or value.dim() > 0):
         return value
-    if isinstance(value, (bool, int, float)) and not isinstance(value, bool):
-        dtype = torch.float64 if isinstance(like, torch.Tensor) else torch.get_default_dtype()
-        return torch.tensor(value, dtype=dtype)
-    raise TypeError(
-        "kernelwright.%s(): argument '%s' must be a tensor or a Python number, got %s"
-        % (op, arg, type(value).__name__)
-    )
+    if not is_tensor and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise TypeError(
+            "kernelwright.%s(): argument '%s' must be a tensor or a Python number, got %s"
+            % (op, arg, type(value).__name__)
+        )
+    if isinstance(like, torch.Tensor) and like.dim() > 0:
+        dtype = torch.float64
+    elif isinstance(like, (torch.Tensor, int, float)):
+        dtype = torch.result_type(value, like)
+    else:
+        dtype = torch.get_default_dtype()
+    if is_tensor:
+        return value.to(dtype) if dtype.is_floating_point else value
+    return torch.tensor(value, dtype=dtype)
 
 
 def register_unary(name, reference, saves):

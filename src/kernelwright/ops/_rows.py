@@ -3,14 +3,12 @@ checks in csrc/ops/rows.h, same exception types, same words."""
 
 import torch
 
-from kernelwright.ops._common import check_floating
+from kernelwright.ops._common import check_floating, int_list_arg
 
 
-def shape_list(normalized_shape):
+def shape_list(op, normalized_shape):
     """normalized_shape as torch.nn.functional.layer_norm takes it: an int or a sequence."""
-    if isinstance(normalized_shape, int):
-        return [normalized_shape]
-    return [int(s) for s in normalized_shape]
+    return int_list_arg(op, "normalized_shape", normalized_shape)
 
 
 def stat_dtype(x):

@@ -11,7 +11,7 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Same as ``torch.nn.functional.layer_norm(x, normalized_shape, weight, bias, eps)`` for
     floating-point tensors; float16 and bfloat16 are computed in fp32. weight and bias must have
     x's dtype. The result is contiguous."""
-    return run(ext.layer_norm, _output, x, shape_list(normalized_shape), weight, bias, float(eps))
+    return run(ext.layer_norm, _output, x, shape_list("layer_norm", normalized_shape), weight, bias, float(eps))
 
 
 def _output(*args):

@@ -1,17 +1,13 @@
 import torch
 
-from kernelwright.ops._common import check_floating, check_same_device, ext, run
+from kernelwright.ops._common import check_floating, check_same_device, ext, int_list_arg, run
 
 _op = torch.ops.kernelwright.logsumexp.default
 
 
-def _dims(dim):
-    return [dim] if isinstance(dim, int) else list(dim)
-
-
 def logsumexp(x, dim, keepdim=False):
     """Same as ``torch.logsumexp(x, dim, keepdim)`` for floating-point tensors."""
-    return run(ext.logsumexp, _op, x, _dims(dim), bool(keepdim))
+    return run(ext.logsumexp, _op, x, int_list_arg("logsumexp", "dim", dim), bool(keepdim))
 
 
 @torch.library.register_fake("kernelwright::logsumexp")

@@ -13,7 +13,7 @@ def rms_norm(x, normalized_shape, weight=None, eps=None):
     float32 epsilon (float64's for float64 x), as in torch. weight must have x's dtype. The
     result is contiguous."""
     eps = None if eps is None else float(eps)
-    return run(ext.rms_norm, _output, x, shape_list(normalized_shape), weight, eps)
+    return run(ext.rms_norm, _output, x, shape_list("rms_norm", normalized_shape), weight, eps)
 
 
 def _output(*args):

@@ -1,6 +1,6 @@
 import torch
 
-from kernelwright.ops._common import check_floating, ext, run
+from kernelwright.ops._common import check_floating, ext, int_arg, run
 from kernelwright.ops._rows import check_grad, contiguous_like
 
 _op = torch.ops.kernelwright.softmax.default
@@ -10,7 +10,7 @@ _backward_op = torch.ops.kernelwright.softmax_backward.default
 def softmax(x, dim):
     """Same as ``torch.softmax(x, dim)`` for floating-point tensors; float16 and bfloat16 are
     computed in fp32. The result is contiguous."""
-    return run(ext.softmax, _op, x, dim)
+    return run(ext.softmax, _op, x, int_arg("softmax", "dim", dim))
 
 
 def _check_dim(op, x, dim):
