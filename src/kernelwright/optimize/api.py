@@ -88,7 +88,10 @@ def optimize(model, example_inputs, *, problem_source=None, problem_name=None, d
         example_inputs[0].device if example_inputs and isinstance(example_inputs[0], torch.Tensor) else torch.device("cpu"))
     measuring = measure and device.type == "cuda"
     best = _layout(model, example_inputs, {}, problem_source, problem_name, device, measuring)
-    if measuring and layout.has_convolution(best.plan.captured):
+    # At 'highest' the layout stays as given: cuDNN's channels_last convolutions ran at
+    # TF32-class error where the given layout's were fp32-accurate (H100, 2026-11-25), and
+    # a forward cannot pick cuDNN's precision without changing a global setting.
+    if measuring and layout.has_convolution(best.plan.captured) and torch.get_float32_matmul_precision() != "highest":
         cl_model, cl_inputs, converted = layout.channels_last(model, example_inputs)
         other = _layout(cl_model, cl_inputs, converted, problem_source, problem_name, device, measuring, model)
         del cl_model, cl_inputs

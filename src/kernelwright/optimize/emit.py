@@ -9,7 +9,7 @@ import textwrap
 
 import torch
 
-from . import anchors
+from . import anchors, interpret
 from .emitter import meta
 from .ir import Group
 
@@ -169,7 +169,11 @@ def _model_new(plan, choices):
             outs = ", ".join(o.name for o in unit.outputs)
             lines.append("        %s, = %s(%s)" % (outs, fn, ", ".join(t.name for t in spec.inputs)))
         else:
-            lines.append("        %s = %s" % (unit.name, _stand_in(unit, choices.get(unit.name)) or _call(unit, lambda a: a.name)))
+            call = _stand_in(unit, choices.get(unit.name)) or _call(unit, lambda a: a.name)
+            stride = interpret.traced_stride_for_views(unit)
+            if stride is not None:
+                call = "_kw.strided(%s, %r)" % (call.split("  #")[0], stride)
+            lines.append("        %s = %s" % (unit.name, call))
     for value, fqn in cap.mutations.items():
         lines.append("        _kw.attr(self, %r).copy_(%s)" % (fqn, value))
     outs = [_literal(o, lambda a: a.name) for o in cap.user_outputs]

@@ -5,8 +5,18 @@ checks the planner and the code generator's index arithmetic and math without a 
 
 import torch
 
-from . import dialects
+from . import dialects, opset, runtime
 from .ir import Group
+
+
+def traced_stride_for_views(node):
+    """The traced strides of an ATen result that a view reads (a view was traced on them, and
+    ATen may lay the result out otherwise at run time), else None."""
+    val = node.meta.get("val")
+    if opset.kind(node) == opset.VIEW or not isinstance(val, torch.Tensor) \
+            or not any(opset.kind(u) == opset.VIEW for u in node.users):
+        return None
+    return tuple(val.stride())
 
 
 def torch_kernel(spec):
@@ -73,6 +83,9 @@ def run(plan, model, inputs, kernels, on_group=None, on_call=None):
             if on_call is not None:
                 on_call(unit, args, kwargs)
             env[unit] = unit.target(*args, **kwargs)
+            stride = traced_stride_for_views(unit)
+            if stride is not None:
+                env[unit] = runtime.strided(env[unit], stride)
             del args, kwargs
         for node in [n for n, last in last_use.items() if last == step and n in env]:
             del env[node]
