@@ -72,7 +72,9 @@ def check_throughput(r):
 def test_correct_candidates_pass(prob, cand, device):
     r = run(prob, cand, device)
     assert r["verdict"] == "pass", r["reason"]
-    assert r["flags"] == ["no_custom_kernels"]
+    # Torch-only candidates: no kernel of their own ran. Small calls may also be host_bound,
+    # which is informational (an H100 reported it for all three on 2026-11-25).
+    assert "no_custom_kernels" in r["flags"] and set(r["flags"]) <= {"no_custom_kernels", "host_bound"}
     assert r["device"].startswith(device)
     assert positive(r["speedup_vs_eager"])
     t = r["timings"]["candidate"]
@@ -281,8 +283,10 @@ def test_large_candidates_are_timed_behind_the_gate(name):
     timed behind the gate (none of its calls waits on the device), and each speedup is a
     finite positive number.  How far two evaluations agree depends on the host's speed, which
     on the GPU boxes changes by up to 2x between processes: benchmarks/bench_harness_repro.py
-    measures that spread; docs/harness.md, Timing, gives it."""
-    r = evaluate(problem(name), candidate("elu_large_triton"), device="cuda", compile=False)
+    measures that spread; docs/harness.md, Timing, gives it. The candidate computes exp(x) - 1,
+    which loses digits near 0 (286x eager's error on an H100), so the precision bound is lifted
+    here: this test is about timing; tests/test_harness_units.py tests the bound."""
+    r = evaluate(problem(name), candidate("elu_large_triton"), device="cuda", compile=False, max_error_ratio=1e3)
     assert r["verdict"] == "pass", r["reason"]
     assert "no_custom_kernels" not in r["flags"]
     assert r["cost_basis"] == {"eager": "pipelined", "candidate": "pipelined"}
