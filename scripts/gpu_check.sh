@@ -12,6 +12,12 @@ export PYTHONUNBUFFERED=1
 stages=${*:-build test bench}
 summary=()
 
+stage_deadline() {  # now + $1 seconds, or 40 s before the call's CALL_SECONDS if that is sooner
+  local d=$(( $(date +%s) + $1 ))
+  [[ -n ${CALL_SECONDS:-} ]] && (( t0 + CALL_SECONDS - 40 < d )) && d=$(( t0 + CALL_SECONDS - 40 ))
+  echo $d
+}
+
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv >"$OUT/gpu.txt" 2>&1
 python -c "import torch,sys; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'python', sys.version.split()[0])" >>"$OUT/gpu.txt"
 cat "$OUT/gpu.txt"
@@ -89,8 +95,7 @@ if [[ " $stages " == *" suite "* ]]; then
   # as Ctrl-C would, so that the tarball with everything still gets written; CALL_SECONDS, the
   # whole script's limit, ends the stage 40 s before it, whatever ran first.
   suite_out=${SUITE_OUT:-/tmp/kw_suites}
-  deadline=$(( $(date +%s) + ${SUITE_SECONDS:-480} ))
-  [[ -n ${CALL_SECONDS:-} ]] && (( t0 + CALL_SECONDS - 40 < deadline )) && deadline=$(( t0 + CALL_SECONDS - 40 ))
+  deadline=$(stage_deadline "${SUITE_SECONDS:-480}")
   mkdir -p "$suite_out"
   for dir in ${SUITES:?SUITES names the suite directories}; do
     name=$(echo "$dir" | tr '/' '_')
@@ -110,11 +115,10 @@ if [[ " $stages " == *" optimize "* ]]; then
   # OPT_SECONDS (default 480) bounds the stage as SUITE_SECONDS does; OPT_PRECISION picks
   # the precision (default highest).
   opt_out=${OPT_OUT:-/tmp/kw_optimize}
-  deadline=$(( $(date +%s) + ${OPT_SECONDS:-480} ))
-  [[ -n ${CALL_SECONDS:-} ]] && (( t0 + CALL_SECONDS - 40 < deadline )) && deadline=$(( t0 + CALL_SECONDS - 40 ))
+  deadline=$(stage_deadline "${OPT_SECONDS:-480}")
   mkdir -p "$opt_out"
   for dir in ${OPT_SUITES:?OPT_SUITES names the problem folders}; do
-    name=$(echo "$dir" | tr '/' '_')
+    name=$(echo "$dir" | tr '/' '_' | sed 's/^[._]*//')
     left=$(( deadline - $(date +%s) ))
     (( left > 0 )) || { summary+=("optimize $dir: not started (OPT_SECONDS spent)"); continue; }
     timeout -s INT -k 20 $left kernelwright optimize --suite "$dir" --out "$opt_out/$name" \

@@ -79,7 +79,7 @@ def _rows_spec(group, index):
     ctypes = {p.ctype for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces}
     smem = "".join("  __shared__ %s %s[32];\n" % (dialects.CUDA_TYPES[t if t != "bool" else "i64"], kernels.smem_name(t))
                    for t in sorted(ctypes))
-    if any(p.op in ("argmax", "argmin") for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces):
+    if any(kernels.is_arg(p) for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces):
         smem += "  __shared__ long long kw_smem_idx[32];\n"
     body = []
     for seg in clines:
@@ -123,13 +123,13 @@ def _thread_options(cols):
 def _cuda_segment(loop, index, ncols):
     out = []
     for p in loop.reduces:
-        out.append("%s %s = %s;" % (dialects.CUDA_TYPES[p.ctype], p.acc, dialects.cuda_literal(kernels._INIT[p.op], p.ctype)))
-        if p.op in ("argmax", "argmin"):
+        out.append("%s %s = %s;" % (dialects.CUDA_TYPES[p.ctype], p.acc, kernels.init_literal(p, dialects.Cuda())))
+        if kernels.is_arg(p):
             out.append("long long %s_i = 0x7fffffffffffffffLL;" % p.acc)
     out.append("for (%s col = threadIdx.x; col < %d; col += THREADS) {" % (index, ncols))
     out += ["  " + line for line in loop.lines]
     for p in loop.reduces:
-        if p.op in ("argmax", "argmin"):
+        if kernels.is_arg(p):
             out.append("  kw_argbest(%s, %s_i, %s, (long long)col, %s);" % (p.acc, p.acc, p.value,
                                                                           "true" if p.op == "argmax" else "false"))
         else:
@@ -140,7 +140,7 @@ def _cuda_segment(loop, index, ncols):
         out.append("  }")
     out.append("}")
     for p in loop.reduces:
-        if p.op in ("argmax", "argmin"):
+        if kernels.is_arg(p):
             out.append("kw_reduce_arg(%s, %s_i, %s, %s, kw_smem_idx, THREADS);" % (
                 p.acc, p.acc, "true" if p.op == "argmax" else "false", kernels.smem_name(p.ctype)))
         else:
@@ -153,7 +153,7 @@ def _torch_segment(loop, nrows, ncols):
     out = ["col = torch.arange(%d, device=out0.device).view(1, -1)" % ncols] + list(loop.lines)
     for p in loop.reduces:
         full = "kw_grid(%s, %d, %d)" % (p.value, nrows, ncols)
-        if p.op in ("argmax", "argmin"):
+        if kernels.is_arg(p):
             out.append("%s_i = %s.%s(1, keepdim=True)" % (p.acc, full, p.op))
         else:
             out.append("%s = %s.%s(1, keepdim=True)" % (p.acc, full, kernels.torch_reduce_method(p)))

@@ -72,8 +72,6 @@ template <typename T> KW_F T kw_load(T x) { return x; }
 KW_F void kw_store(__half* p, float x) { *p = __float2half_rn(x); }
 KW_F void kw_store(__nv_bfloat16* p, float x) { *p = __float2bfloat16_rn(x); }
 template <typename P, typename T> KW_F void kw_store(P* p, T x) { *p = static_cast<P>(x); }
-template <typename T> KW_F T kw_sum(T a, T b) { return a + b; }
-template <typename T> KW_F T kw_prod(T a, T b) { return a * b; }
 template <typename T, typename F>
 KW_F T kw_reduce_rows(T v, F f, T* smem, int threads_per_row) {
   // Reduces v over the threads_per_row threads of each row (threadIdx.x), every row of the
@@ -207,10 +205,26 @@ TORCH_HELPERS = {
 }
 
 
-class Cuda:
+class _Dialect:
+    divide = "/"
+
+    def idiv(self, a, b):
+        return "%s %s %d" % (self.paren(a), self.divide, b)
+
+    def imod(self, a, b):
+        return "%s %% %d" % (self.paren(a), b)
+
+    @staticmethod
+    def paren(e):
+        return e if e.replace("_", "a").isalnum() else "(%s)" % e
+
+
+class Cuda(_Dialect):
     """CUDA C++: scalar variables, one element per thread and loop iteration."""
 
     name = "cuda"
+    literal = staticmethod(cuda_literal)
+    cast = staticmethod(cuda_cast)
 
     def __init__(self, index_type="int"):
         self.index_type = index_type
@@ -219,50 +233,23 @@ class Cuda:
         t = self.index_type if ctype == "idx" else CUDA_TYPES[ctype]
         return "const %s %s = %s;" % (t, var, expr)
 
-    literal = staticmethod(cuda_literal)
-    cast = staticmethod(cuda_cast)
-
     def load(self, pointer, offset, ctype):
         return "static_cast<%s>(kw_load(%s[%s]))" % (CUDA_TYPES[ctype], pointer, offset)
 
-    def idiv(self, a, b):
-        return "%s / %d" % (self.paren(a), b)
 
-    def imod(self, a, b):
-        return "%s %% %d" % (self.paren(a), b)
-
-    @staticmethod
-    def paren(e):
-        return e if _simple(e) else "(%s)" % e
-
-
-class Torch:
+class Torch(_Dialect):
     """torch on the CPU: each variable holds every element at once (rows x columns)."""
 
     name = "torch"
+    divide = "//"
+    literal = staticmethod(torch_literal)
+    cast = staticmethod(torch_cast)
 
     def assign(self, var, expr, ctype):
         return "%s = %s" % (var, expr)
 
-    literal = staticmethod(torch_literal)
-    cast = staticmethod(torch_cast)
-
     def load(self, pointer, offset, ctype):
         return "kw_ld(%s, %s, %r)" % (pointer, offset, ctype)
-
-    def idiv(self, a, b):
-        return "%s // %d" % (self.paren(a), b)
-
-    def imod(self, a, b):
-        return "%s %% %d" % (self.paren(a), b)
-
-    @staticmethod
-    def paren(e):
-        return e if _simple(e) else "(%s)" % e
-
-
-def _simple(e):
-    return e.replace("_", "a").isalnum()
 
 
 def torch_load(t, offset, ctype):

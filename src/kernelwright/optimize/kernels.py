@@ -264,6 +264,10 @@ def init_literal(p, d):
     return d.literal(_INIT[p.op], p.ctype)
 
 
+def is_arg(p):
+    return p.op in ("argmax", "argmin")
+
+
 def combine_op(p):
     return _COMBINE[p.op]
 

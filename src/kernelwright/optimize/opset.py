@@ -7,8 +7,6 @@ CPU rendering. ``{a}``, ``{b}``, ``{c}`` are the tensor operands (already at the
 type); ``{p0}``, ``{p1}`` ... are scalar parameters rendered as literals of that type.
 """
 
-import math
-
 import torch
 
 aten = torch.ops.aten
@@ -184,13 +182,12 @@ def _threshold(node, args):
 
 
 _EXTRA = {
-    "add": _alpha("({a} + {b})"), "sub": _alpha("({a} - {b})"), "rsub": None, "clamp": _clamp,
+    "add": _alpha("({a} + {b})"), "sub": _alpha("({a} - {b})"), "clamp": _clamp,
     "clamp_min": lambda n, a: _clamp_expr(a[1], None), "clamp_max": lambda n, a: _clamp_expr(None, a[1]),
     "pow": _pow, "gelu": _gelu, "elu": _elu, "leaky_relu": _leaky_relu, "hardtanh": _hardtanh,
     "softplus": _softplus, "where": _where, "div": _div, "masked_fill": _masked_fill, "lerp": _lerp,
     "addcmul": _addcmul, "threshold": _threshold,
 }
-del _EXTRA["rsub"]
 
 
 def expression(node):
@@ -203,21 +200,13 @@ def expression(node):
         template, params = _UNARY[name], []
     else:
         template, params = _BINARY[name], []
-    operands = [a for a in args if isinstance(a, torch.fx.Node) or _is_scalar(a)]
-    # Scalars among the leading operands (x + 2.0) are operands too; trailing ones are params.
+    # The template's {a} {b} {c} are the leading tensors and numbers (x + 2.0 takes the number
+    # as {b}); numbers after them are the scalar parameters the template names {p0} ...
+    operands = [a for a in args if isinstance(a, (torch.fx.Node, bool, int, float))]
     n = sum(1 for key in ("{a}", "{b}", "{c}") if key in template)
-    return template, params, operands[:n] if n <= len(operands) else _operands(args, n)
-
-
-def _operands(args, n):
-    found = [a for a in args if isinstance(a, torch.fx.Node) or _is_scalar(a)]
-    if len(found) < n:
+    if len(operands) < n:
         raise KeyError("operands")
-    return found[:n]
-
-
-def _is_scalar(value):
-    return isinstance(value, (bool, int, float)) and not isinstance(value, type(None))
+    return template, params, operands[:n]
 
 
 def operand_ctype(name, result_ctype, operand_ctypes):
@@ -250,6 +239,3 @@ def ctype_of(dtype):
         raise KeyError("complex")
     return "i64"
 
-
-def is_finite_number(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
