@@ -226,3 +226,29 @@ def test_suite_verifies_records_and_resumes(tmp_path):
     assert r.returncode == 1 and (out / "summary.json").is_file() and (out / "speedups.png").is_file()
     again = _cli("--suite", str(suite), "--out", str(out), cwd=tmp_path)
     assert len((out / "results.jsonl").read_text().splitlines()) == 2, again.stdout
+
+
+def test_python_api_binds_to_the_users_model_and_writes_an_importable_module(tmp_path, monkeypatch):
+    """kernelwright.optimize(model, inputs) with no source: ModelNew subclasses the model's own
+    class; bind() shares its weights; write() imports the class where it can be imported."""
+    import kernelwright
+
+    monkeypatch.setattr(runtime, "CPU_PATH", True)
+    model = torch.nn.Sequential(torch.nn.Linear(33, 17), torch.nn.GELU(), torch.nn.LayerNorm(17))
+    x = torch.randn(9, 33)
+    opt = kernelwright.optimize(model, [x])
+    fast = opt.bind(model)
+    assert isinstance(fast, torch.nn.Sequential) and fast[0].weight is model[0].weight
+    with torch.no_grad():
+        assert_matches(fast(x), model(x), "bound")
+    path = opt.write(str(tmp_path / "new.py"))
+    assert "from torch.nn.modules.container import Sequential as Model" in open(path).read()
+    assert issubclass(api.load_module(path).ModelNew, torch.nn.Sequential)
+
+    class Local(torch.nn.Module):
+        def forward(self, x):
+            return torch.relu(x) * 2
+
+    Local.__module__ = "__main__"
+    with pytest.raises(ValueError, match="problem_source"):
+        kernelwright.optimize(Local(), [x]).write(str(tmp_path / "local.py"))

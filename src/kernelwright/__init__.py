@@ -13,4 +13,8 @@ def __getattr__(name):
         from kernelwright.kernel import cuda_op
 
         return cuda_op
+    if name == "optimize":  # a package that is also callable: kernelwright.optimize(model, inputs)
+        import kernelwright.optimize
+
+        return kernelwright.optimize
     raise AttributeError("module 'kernelwright' has no attribute %r" % name)

@@ -3,7 +3,6 @@ measured choices and the report of what was fused.
 """
 
 import importlib.util
-import inspect
 import os
 import sys
 import tempfile
@@ -31,11 +30,19 @@ class Optimized:
     notes: list = field(default_factory=list)
     seconds: dict = field(default_factory=dict)
     _module: object = field(default=None, repr=False)
+    model_class: Optional[type] = None  # set where optimize() was not given the problem's source
 
     def write(self, path):
         """Write the module; it defines ModelNew (and Model, get_inputs, get_init_inputs)."""
+        source = self.source
+        if self.model_class is not None:
+            cls = self.model_class
+            if cls.__module__ == "__main__":
+                raise ValueError("%s is defined in __main__, which a written module cannot import; pass "
+                                 "problem_source= (the text that defines Model) to optimize()" % cls.__name__)
+            source = source.replace(_MODEL_STUB, "from %s import %s as Model" % (cls.__module__, cls.__qualname__))
         with open(path, "w") as f:
-            f.write(self.source)
+            f.write(source)
         return path
 
     def module(self, *init_args):
@@ -50,22 +57,33 @@ class Optimized:
 
     def _import(self):
         if self._module is None:
-            with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-                f.write(self.source)
-            try:
-                self._module = load_module(f.name)
-            finally:
-                os.unlink(f.name)
+            self._module = _import_source(self.source, self.model_class)
         return self._module
 
 
-def load_module(path, name=None):
+# Where optimize() got a model but no source, the emitted module's Model is the model's own
+# class, handed in at import (a script's source would run the script again).
+_MODEL_STUB = "Model = __kw_model_class__  # the class optimize() was given"
+
+
+def load_module(path, name=None, model_class=None):
     name = name or "kw_module_%d" % abs(hash(os.path.abspath(path)))
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    if model_class is not None:
+        module.__kw_model_class__ = model_class
     sys.modules[name] = module  # dataclasses and pickling look modules up by name
     spec.loader.exec_module(module)
     return module
+
+
+def _import_source(source, model_class=None):
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(source)
+    try:
+        return load_module(f.name, model_class=model_class)
+    finally:
+        os.unlink(f.name)
 
 
 def optimize(model, example_inputs, *, problem_source=None, problem_name=None, device=None, measure=True):
@@ -76,24 +94,21 @@ def optimize(model, example_inputs, *, problem_source=None, problem_name=None, d
     subclasses ``Model``, so the class must be named Model there. Raises
     ``capture.CaptureError`` where the model is not one graph.
     """
+    model_class = None
     if problem_source is None:
-        try:
-            problem_source = inspect.getsource(sys.modules[type(model).__module__])
-        except (OSError, TypeError, KeyError) as error:
-            raise ValueError("the source of %s's module is not available; pass problem_source=" % (
-                type(model).__name__)) from error
-        problem_source += "\n\nModel = %s\n" % type(model).__name__ if type(model).__name__ != "Model" else ""
+        problem_source, model_class = _MODEL_STUB + "\n", type(model)
     problem_name = problem_name or type(model).__name__
     device = torch.device(device) if device is not None else (
         example_inputs[0].device if example_inputs and isinstance(example_inputs[0], torch.Tensor) else torch.device("cpu"))
     measuring = measure and device.type == "cuda"
-    best = _layout(model, example_inputs, {}, problem_source, problem_name, device, measuring)
+    best = _layout(model, example_inputs, {}, problem_source, problem_name, device, measuring, model_class=model_class)
     # At 'highest' the layout stays as given: cuDNN's channels_last convolutions ran at
     # TF32-class error where the given layout's were fp32-accurate (H100, 2026-11-25), and
     # a forward cannot pick cuDNN's precision without changing a global setting.
     if measuring and layout.has_convolution(best.plan.captured) and torch.get_float32_matmul_precision() != "highest":
         cl_model, cl_inputs, converted = layout.channels_last(model, example_inputs)
-        other = _layout(cl_model, cl_inputs, converted, problem_source, problem_name, device, measuring, model)
+        other = _layout(cl_model, cl_inputs, converted, problem_source, problem_name, device, measuring, model,
+                        model_class)
         del cl_model, cl_inputs
         differs = tune.outputs_differ(best.bind(model), other.bind(model), example_inputs)
         chosen = other if other.end_to_end[1] < best.end_to_end[1] and not differs else best
@@ -116,7 +131,8 @@ def optimize(model, example_inputs, *, problem_source=None, problem_name=None, d
     return best
 
 
-def _layout(model, inputs, converted, problem_source, problem_name, device, measuring, user_model=None):
+def _layout(model, inputs, converted, problem_source, problem_name, device, measuring, user_model=None,
+            model_class=None):
     """Capture, plan, generate and measure ``model`` on ``inputs`` in one memory layout;
     ``user_model`` holds the weights as the user's model stores them (default: ``model``)."""
     seconds = {}
@@ -127,7 +143,7 @@ def _layout(model, inputs, converted, problem_source, problem_name, device, meas
     t = time.perf_counter()
     plan = planning.plan(captured)
     seconds["plan"] = time.perf_counter() - t
-    twins = _twins(plan, problem_source, problem_name)
+    twins = _twins(plan, problem_source, problem_name, model_class)
     timings, calls, gbps, choices = {}, {}, None, {}
     if measuring:
         t = time.perf_counter()
@@ -137,7 +153,7 @@ def _layout(model, inputs, converted, problem_source, problem_name, device, meas
         choices.update({name: c.chosen for name, c in calls.items() if c.chosen})
         seconds["measure"] = time.perf_counter() - t
     source = emit.module_source(plan, problem_source, problem_name, choices, emit.design_lines(plan))
-    optimized = Optimized(source, plan, timings, calls, gbps, str(device), seconds)
+    optimized = Optimized(source, plan, timings, calls, gbps, str(device), seconds, model_class=model_class)
     if measuring:
         user_model = user_model if user_model is not None else model
         original = [x.contiguous() if isinstance(x, torch.Tensor) and i in converted else x for i, x in enumerate(inputs)]
@@ -145,13 +161,7 @@ def _layout(model, inputs, converted, problem_source, problem_name, device, meas
     return optimized
 
 
-def _twins(plan, problem_source, problem_name):
+def _twins(plan, problem_source, problem_name, model_class=None):
     """The groups' ATen twins, imported from an emitted module."""
-    source = emit.module_source(plan, problem_source, problem_name, {}, [])
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(source)
-    try:
-        module = load_module(f.name)
-    finally:
-        os.unlink(f.name)
+    module = _import_source(emit.module_source(plan, problem_source, problem_name, {}, []), model_class)
     return {g.id: getattr(module, "_%s_aten" % plan.specs[g.id].name) for g in plan.groups}
