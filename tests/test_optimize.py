@@ -224,6 +224,7 @@ def test_suite_verifies_records_and_resumes(tmp_path):
     assert records[0]["verdict"] == "pass" and (out / "models" / "1_pointwise_kernelwright.py").is_file()
     assert records[1]["verdict"] == "error" and "not captured" in records[1]["reason"]
     assert r.returncode == 1 and (out / "summary.json").is_file() and (out / "speedups.png").is_file()
+    assert "fast_1" in (out / "summary.md").read_text() and "1_pointwise | pass" in (out / "summary.md").read_text()
     again = _cli("--suite", str(suite), "--out", str(out), cwd=tmp_path)
     assert len((out / "results.jsonl").read_text().splitlines()) == 2, again.stdout
 

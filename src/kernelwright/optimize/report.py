@@ -104,3 +104,29 @@ def write(record, directory, stem):
         json.dump(record, f, indent=2, default=str)
     with open(os.path.join(directory, stem + ".md"), "w") as f:
         f.write(markdown(record))
+
+
+def suite_markdown(records, summary):
+    """summary.md of a suite: where it ran, fast_p and geometric means, a line per problem."""
+    first = next((r for r in records if r.get("device_name")), records[0] if records else {})
+    lines = ["# kernelwright optimize: %d problems" % len(records), "",
+             "- device: %s; torch %s; CUDA %s; precision %s; %s" % (
+                 first.get("device_name") or first.get("device"), first.get("torch_version"),
+                 first.get("cuda_version"), first.get("precision"), first.get("date")),
+             "- verdicts: %s" % ", ".join("%d %s" % (n, v) for v, n in sorted(summary["verdicts"].items())),
+             "- fast_0 %.3f, fast_1 %.3f, fast_2 %.3f; geometric mean over passing problems: %s vs eager, %s vs "
+             "torch.compile" % (summary["fast_0"], summary["fast_1"], summary["fast_2"],
+                                _x(summary.get("geomean_speedup_vs_eager")),
+                                _x(summary.get("geomean_speedup_vs_compile"))), "",
+             "| problem | verdict | x eager | x torch.compile | error vs fp64 | kernels kept | stand-ins | s | reason |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in records:
+        kernels = r.get("kernels") or []
+        kept = "Model's forward" if r.get("passthrough") else "%d/%d" % (
+            sum(1 for k in kernels if k.get("kept")), len(kernels))
+        stand_ins = ", ".join(c["chosen"] for c in r.get("calls") or [] if c.get("chosen")) or "-"
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %.0f | %s |" % (
+            r["problem"], r["verdict"], _x(r.get("speedup_vs_eager")), _x(r.get("speedup_vs_compile")),
+            _e(r.get("error_vs_fp64")), kept, stand_ins, (r.get("seconds") or {}).get("total", 0),
+            "" if r["verdict"] == "pass" else (r.get("reason") or "").replace("|", "/")[:160]))
+    return "\n".join(lines) + "\n"

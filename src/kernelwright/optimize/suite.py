@@ -12,6 +12,8 @@ import tempfile
 
 from kernelwright.harness.report import plot, summarize
 
+from .report import suite_markdown
+
 RESULTS = "results.jsonl"
 
 
@@ -55,6 +57,8 @@ def run_suite(directory, out, precision="highest", timeout=600, on_start=None, o
     summary = summarize(records)
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write(suite_markdown(records, summary))
     plot([dict(r, id=r["problem"]) for r in records], os.path.join(out, "speedups.png"))
     return records, summary
 
