@@ -8,6 +8,7 @@ from typing import Dict, Optional
 
 import torch
 
+from kernelwright.kernel.errors import KernelCompileError, KernelLaunchError, LaunchConfigError
 from kernelwright.timing import time_fn
 
 from . import anchors, interpret, runtime
@@ -119,7 +120,13 @@ def _measure_group(spec, twin, args, device, budget_s, tolerance):
         k = runtime.Kernel(spec.name, spec.cuda_source(launch), launch.grid, launch.block,
                            [(t.shape, t.stride, t.dtype) for t in spec.inputs],
                            [(t.shape, t.stride, t.dtype) for t in spec.outputs], twin)
-        got = k(*args)
+        try:
+            got = k(*args)
+        except (KernelCompileError, KernelLaunchError, LaunchConfigError) as error:
+            # A generated kernel that does not build or launch is the generator's bug; the group
+            # runs in ATen and the report says why.
+            timing.note = "variant %s: %s" % (launch.describe(), str(error).splitlines()[0][:200])
+            continue
         err = max(_rel_error(a, b) for a, b in zip(got, want))
         del got
         if not err <= tolerance:
