@@ -253,3 +253,24 @@ def test_python_api_binds_to_the_users_model_and_writes_an_importable_module(tmp
     Local.__module__ = "__main__"
     with pytest.raises(ValueError, match="problem_source"):
         kernelwright.optimize(Local(), [x]).write(str(tmp_path / "local.py"))
+
+
+def test_integer_floor_and_trunc_division_follow_torch_for_negative_operands():
+    class M(torch.nn.Module):
+        def forward(self, a, b, x):
+            return (torch.div(a, b, rounding_mode="floor") * 3 + torch.div(a, b, rounding_mode="trunc"),
+                    torch.div(x, 0.7, rounding_mode="floor"))
+
+    a = torch.randint(-50, 50, (37, 11))
+    b = torch.randint(1, 7, (37, 11)) * (torch.randint(0, 2, (37, 11)) * 2 - 1)
+    x = torch.randn(37, 11) * 5
+    p = plan.plan(capture.capture(M(), [a, b, x]))
+    assert p.groups
+    kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
+    with torch.no_grad():
+        assert_matches(interpret.run(p, M(), [a, b, x], kernels), M()(a, b, x), "integer division")
+    if nvrtc.available():
+        for g in p.groups:
+            spec = p.specs[g.id]
+            nvrtc._compile(runtime.PRELUDE + spec.cuda_source(), spec.name + ".cu", spec.name,
+                           ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)

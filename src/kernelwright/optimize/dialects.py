@@ -59,6 +59,14 @@ KW_F float kw_fmod(float a, float b) { return fmodf(a, b); } KW_F double kw_fmod
 KW_F float kw_copysign(float a, float b) { return copysignf(a, b); } KW_F double kw_copysign(double a, double b) { return copysign(a, b); }
 KW_F float kw_hypot(float a, float b) { return hypotf(a, b); } KW_F double kw_hypot(double a, double b) { return hypot(a, b); }
 template <typename T> KW_F T kw_remainder(T a, T b) { T r = kw_fmod(a, b); return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? r + b : r; }
+KW_F float kw_floordiv(float a, float b) { return floorf(a / b); }
+KW_F double kw_floordiv(double a, double b) { return floor(a / b); }
+KW_F long long kw_floordiv(long long a, long long b) {
+  long long q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }
+KW_F float kw_truncdiv(float a, float b) { return truncf(a / b); }
+KW_F double kw_truncdiv(double a, double b) { return trunc(a / b); }
+KW_F long long kw_truncdiv(long long a, long long b) { return a / b; }
+KW_F long long kw_abs(long long x) { return x < 0 ? -x : x; }
 template <typename T> KW_F T kw_leaky_relu(T x, T slope) { return x > T(0) ? x : x * slope; }
 template <typename T> KW_F T kw_elu(T x, T alpha, T scale, T input_scale) {
   return x > T(0) ? scale * x : scale * alpha * kw_expm1(x * input_scale); }
@@ -202,6 +210,8 @@ TORCH_HELPERS = {
     "kw_round_f16": lambda x: x.to(torch.float16).to(x.dtype),
     "kw_round_bf16": lambda x: x.to(torch.bfloat16).to(x.dtype),
     "kw_cast": _cast,
+    "kw_floordiv": lambda a, b: torch.div(torch.as_tensor(a), b, rounding_mode="floor"),
+    "kw_truncdiv": lambda a, b: torch.div(torch.as_tensor(a), b, rounding_mode="trunc"),
 }
 
 

@@ -157,9 +157,9 @@ def _where(node, args):
 def _div(node, args):
     mode = node.kwargs.get("rounding_mode", args[2] if len(args) > 2 else None)
     if mode == "trunc":
-        return "kw_trunc({a} / {b})", []
+        return "kw_truncdiv({a}, {b})", []
     if mode == "floor":
-        return "kw_floor({a} / {b})", []
+        return "kw_floordiv({a}, {b})", []
     return "({a} / {b})", []
 
 
