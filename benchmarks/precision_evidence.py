@@ -39,6 +39,7 @@ LOWER_PRECISION = {
     ("round1", "sum_dim_fp16/wrong_half_accum"): "float16 accumulation of 4096 terms (float16 problem)",
     ("round2", "layernorm/ln_mixed"): "LayerNorm statistics from float16-rounded input (float32 problem)",
     ("round2", "l2_normalize_rows_fp16/cuda_half_accum"): "float16 accumulation of squares (float16 problem)",
+    ("optimize", "65_Conv2d_AvgPool_Sigmoid_Sum"): "a ModelNew whose convolution cuDNN ran at TF32 in channels_last",
 }
 
 
@@ -106,6 +107,13 @@ def collect():
                 group, label = "honest", "kernelwright " + rec["candidate"].split("/")[-2]
             elif name.startswith("reference_material_"):
                 group, label = "honest", name
+            elif "decisions" in rec and "kernels" in rec:  # a `kernelwright optimize` record
+                problem = rec.get("problem")
+                if ("optimize", problem) in LOWER_PRECISION:
+                    group = "lower precision inside"
+                    label = "optimize %s (%s)" % (problem, LOWER_PRECISION[("optimize", problem)])
+                else:
+                    group, label = "honest", "optimize " + problem
             elif (rnd, name) in LOWER_PRECISION:
                 group, label = "lower precision inside", "%s %s (%s)" % (rnd, name, LOWER_PRECISION[(rnd, name)])
             elif (rnd, name) in expected:
