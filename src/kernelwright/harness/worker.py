@@ -27,6 +27,7 @@ import time
 import traceback
 
 from kernelwright.harness import proctree
+from kernelwright.harness.protocol import PRECISION_ENV, Cause, Command, Event, Role, parse_command
 
 _write = os.write
 _perf_counter = time.perf_counter
@@ -96,18 +97,18 @@ def _failure(exc):
     status = "error"
     cause = None
     if type(exc).__name__ == "ExchangeSpaceError":
-        cause = "harness: exchange space"
+        cause = Cause.EXCHANGE_SPACE
     elif type(exc).__name__ == "HandleError":
-        cause = "harness: exchange by handle"
+        cause = Cause.EXCHANGE_BY_HANDLE
     elif type(exc).__name__ == "InputsNotReproduced":
-        cause = "harness: inputs not reproduced"
+        cause = Cause.INPUTS_NOT_REPRODUCED
     elif isinstance(exc, MemoryError) or "out of memory" in low or "can't allocate memory" in low \
             or "outofmemoryerror" in low or "cannot allocate memory" in low:
-        status, cause = "crash", "out of memory"
+        status, cause = "crash", Cause.OUT_OF_MEMORY
     elif any(s in low for s in ("illegal memory access", "cuda error", "device-side assert",
                                 "misaligned address", "unspecified launch failure", "cublas_status",
                                 "cudnn_status", "illegal instruction")):
-        status, cause = "crash", "CUDA error"
+        status, cause = "crash", Cause.CUDA_ERROR
     tb = traceback.format_exc()
     return {"status": status, "cause": cause, "message": msg[:4000], "traceback": tb[-6000:]}
 
@@ -453,7 +454,7 @@ class _Judge:
                                          "sets": [(name, self.paths[name]) for name, _ in self.sets],
                                          "redraw": redraw},
                                         "setup.pt", self.dirs)
-        chan.send(event="prepared", path=setup_path, sets=[n for n, _ in self.sets], dropped=self.dropped,
+        chan.send(event=Event.PREPARED, path=setup_path, sets=[n for n, _ in self.sets], dropped=self.dropped,
                   fp64=self.fp64_where, fp64_note=self.fp64_note, notes=notes,
                   reference_mutates_inputs=self.ref_mutates, reference_aliases_inputs=self.ref_aliases,
                   output_dtypes=sorted(self.out_dtypes), output_types=sorted(self.out_types),
@@ -623,7 +624,7 @@ class _Judge:
         # Kept references served this comparison only; the re-checks compute their own.
         self.expected.clear()
         _release(torch, self.device)
-        self.chan.send(event="judged", results=results)
+        self.chan.send(event=Event.JUDGED, results=results)
 
     def recheck(self, arg):
         """Compare re-checked timed outputs with the references on the same inputs.
@@ -672,19 +673,19 @@ class _Judge:
                 _release(torch, self.device)
         for name in self.timing_names:
             self._done_with(self.paths[name])
-        self.chan.send(event="rechecked", results=results, tampered=self.tampered)
+        self.chan.send(event=Event.RECHECKED, results=results, tampered=self.tampered)
 
 
 def _run_judge(job, chan):
     judge = _Judge(job, chan)
     judge.prepare()
     for line in sys.stdin:
-        cmd, _, arg = line.strip().partition(" ")
-        if cmd == "judge":
+        cmd, arg = parse_command(line)
+        if cmd == Command.JUDGE:
             judge.judge(arg)
-        elif cmd == "recheck":
+        elif cmd == Command.RECHECK:
             judge.recheck(arg)
-        elif cmd == "exit":
+        elif cmd == Command.EXIT:
             return
 
 
@@ -1260,9 +1261,9 @@ class _Candidate:
 
 def _run_candidate(job, chan):
     c = _Candidate(job, chan)
-    chan.send(event="ready", import_s=c.import_s)
-    cmd, _, arg = sys.stdin.readline().strip().partition(" ")
-    if cmd != "go":
+    chan.send(event=Event.READY, import_s=c.import_s)
+    cmd, arg = parse_command(sys.stdin.readline())
+    if cmd != Command.GO:
         return
     go = json.loads(arg)
     if c.holder is not None:
@@ -1271,8 +1272,8 @@ def _run_candidate(job, chan):
     c.output_types = set(go.get("reference_output_types") or ["torch.Tensor"])
     out_paths = c.correctness(go["reference_mutates_inputs"], go["reference_aliases_inputs"])
     # The judge compares them (and deletes what only it needed) before anything else runs.
-    chan.send(event="outputs", outputs=out_paths)
-    if sys.stdin.readline().strip() != "continue":
+    chan.send(event=Event.OUTPUTS, outputs=out_paths)
+    if sys.stdin.readline().strip() != Command.CONTINUE:
         return
     if c.holder is not None:
         c.holder.release()
@@ -1280,7 +1281,7 @@ def _run_candidate(job, chan):
     ceiling = c.ceilings(go["dtype"])
     results, compile_s, rechecks = c.timings()
     c.escape_check(results)
-    chan.send(event="result", rechecks=rechecks, flags=c.flags, notes=c.notes,
+    chan.send(event=Event.RESULT, rechecks=rechecks, flags=c.flags, notes=c.notes,
               weights=c.weights, import_s=c.import_s, compile_s=compile_s,
               timings={k: v.to_dict() for k, v in results.items()},
               kernels=getattr(c, "kernel_info", None), ceiling=ceiling, design=c.design,
@@ -1294,11 +1295,7 @@ def _run_build(job, chan):
     t0 = _perf_counter()
     mod = load_module(job["candidate"], "kw_candidate")
     require(mod, ["ModelNew"], "candidate")
-    chan.send(event="built", build_s=_perf_counter() - t0)
-
-
-# torch.set_float32_matmul_precision for every worker ('highest', 'high' or 'medium').
-PRECISION_ENV = "KERNELWRIGHT_FLOAT32_MATMUL_PRECISION"
+    chan.send(event=Event.BUILT, build_s=_perf_counter() - t0)
 
 
 def main(argv=None):
@@ -1315,14 +1312,14 @@ def main(argv=None):
 
         torch.set_float32_matmul_precision(precision)
     try:
-        if job["role"] == "judge":
+        if job["role"] == Role.JUDGE:
             _run_judge(job, chan)
-        elif job["role"] == "candidate":
+        elif job["role"] == Role.CANDIDATE:
             _run_candidate(job, chan)
         else:
             _run_build(job, chan)
     except BaseException as exc:  # SystemExit from candidate code is a failure too
-        chan.send(event="failed", **_failure(exc))
+        chan.send(event=Event.FAILED, **_failure(exc))
         proctree.kill_descendants(os.getpid())
         sys.stdout.flush()
         sys.stderr.flush()
