@@ -13,7 +13,7 @@ import torch
 from rich.console import Console
 
 from kernelwright import timing
-from kernelwright.harness import anticheat, api, compare, inputs, report, suite, worker
+from kernelwright.harness import anticheat, api, candidate, compare, inputs, report, suite
 from kernelwright.harness.api import EvalOptions, sanitize
 
 CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
@@ -620,7 +620,7 @@ def _timed(median, wall=None, host=None, timeouts=0):
 
 
 def _escape_flags(results):
-    c = object.__new__(worker._Candidate)
+    c = object.__new__(candidate._Candidate)
     c.job, c.flags = {"escape_abs_ms": 0.02, "escape_rel": 0.15}, {}
     c.escape_check(results)
     return c.flags
