@@ -321,7 +321,7 @@ def test_a_handle_that_cannot_be_opened_is_the_harness_fault():
     import torch
 
     from kernelwright.harness import handles
-    from kernelwright.harness.worker import _failure
+    from kernelwright.harness.plumbing import failure
 
     if torch.cuda.is_available():
         pytest.skip("needs a machine where CUDA IPC cannot work")
@@ -331,7 +331,7 @@ def test_a_handle_that_cannot_be_opened_is_the_harness_fault():
     try:
         raise info.value
     except handles.HandleError as exc:
-        report = _failure(exc)
+        report = failure(exc)
     assert report["status"] == "error" and report["cause"] == "harness: exchange by handle"
 
 

@@ -13,7 +13,7 @@ import torch
 from rich.console import Console
 
 from kernelwright import timing
-from kernelwright.harness import anticheat, api, compare, inputs, report, suite, worker
+from kernelwright.harness import anticheat, api, candidate, compare, inputs, report, suite
 from kernelwright.harness.api import EvalOptions, sanitize
 
 CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
@@ -551,6 +551,20 @@ def test_cli_registration_is_cheap():
     assert out.stdout.strip() == "False"
 
 
+def test_parent_side_imports_without_torch():
+    # The parent process never needs torch (workers load it); nor does the worker's entry
+    # point, which must be able to report that torch failed to import.
+    modules = ["kernelwright.harness"] + ["kernelwright.harness." + m for m in (
+        "api", "process", "suite", "cli", "protocol", "worker", "plumbing")]
+    code = ("import importlib, sys; sys.modules['torch'] = None\n"
+            "for m in %r: importlib.import_module(m)\n"
+            "print('ok')" % modules)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
 # ------------------------------------------------------------ memory, exchange
 
 
@@ -620,7 +634,7 @@ def _timed(median, wall=None, host=None, timeouts=0):
 
 
 def _escape_flags(results):
-    c = object.__new__(worker._Candidate)
+    c = object.__new__(candidate._Candidate)
     c.job, c.flags = {"escape_abs_ms": 0.02, "escape_rel": 0.15}, {}
     c.escape_check(results)
     return c.flags

@@ -2,7 +2,7 @@
 
 Everything here is bound before the candidate is imported.  The final comparison of
 outputs does not happen here at all: it runs in the judge process, which never loads
-the candidate (see worker.py).
+the candidate (see judge.py).
 """
 
 import random

@@ -21,6 +21,7 @@ from typing import Dict, Optional
 
 from kernelwright.harness import exchange
 from kernelwright.harness.process import Worker, WorkerFailure
+from kernelwright.harness.protocol import Cause, Command, Event, Role
 
 VERDICTS = ("pass", "fail", "error", "timeout", "crash")
 
@@ -357,7 +358,7 @@ def evaluate(problem, candidate, options=None, **overrides):
     opts = EvalOptions.make(options, **overrides)
     t_start = time.monotonic()
     result = _evaluate(problem, candidate, opts)
-    if result.get("cause") == "harness: inputs not reproduced":
+    if result.get("cause") == Cause.INPUTS_NOT_REPRODUCED:
         # get_inputs() depends on something besides its seeds that differs between processes:
         # the same evaluation again, with the sets passed to the candidate worker.
         first = result["reason"]
@@ -408,21 +409,21 @@ def _evaluate(problem, candidate, opts):
                       memory_limit_mb=mem, atol=opts.atol, rtol=opts.rtol, exchange_dirs=space.dirs,
                       keep_files=opts.keep_workdir, device_exchange=opts.device_exchange,
                       redraw_inputs=opts.redraw_inputs, **seeds)
-        judge_job = dict(common, role="judge", max_input_bytes=opts.max_input_bytes,
+        judge_job = dict(common, role=Role.JUDGE, max_input_bytes=opts.max_input_bytes,
                          reference_cache_bytes=opts.reference_cache_bytes)
-        cand_job = dict(common, role="candidate", compile=opts.compile,
+        cand_job = dict(common, role=Role.CANDIDATE, compile=opts.compile,
                         escape_abs_ms=opts.escape_abs_ms, escape_rel=opts.escape_rel,
                         recheck_sample_elements=opts.recheck_sample_elements,
                         timing=dict(warmup=opts.warmup, warmup_ms=opts.warmup_ms, min_reps=opts.min_reps,
                                     max_reps=opts.max_reps, budget_s=opts.timing_budget_s,
                                     target_rse=opts.target_rse, rounds=opts.timing_rounds))
-        judge = Worker("judge", judge_job, workdir, env, **limits)
-        cand = Worker("candidate", cand_job, workdir, env, **limits)
-        prepared = judge.wait_for("prepared", others=[cand])
+        judge = Worker(Role.JUDGE, judge_job, workdir, env, **limits)
+        cand = Worker(Role.CANDIDATE, cand_job, workdir, env, **limits)
+        prepared = judge.wait_for(Event.PREPARED, others=[cand])
         for key in ("device", "device_name", "torch_version", "cuda_version", "python_version"):
             result[key] = prepared.get(key)
-        cand.wait_for("ready", others=[judge])
-        cand.send("go " + json.dumps({
+        cand.wait_for(Event.READY, others=[judge])
+        cand.send(Command.GO + " " + json.dumps({
             "inputs": prepared["path"],
             "reference_mutates_inputs": prepared["reference_mutates_inputs"],
             "reference_aliases_inputs": prepared["reference_aliases_inputs"],
@@ -432,24 +433,24 @@ def _evaluate(problem, candidate, opts):
         }))
         # The outputs are judged before the candidate goes on, so that they and the input
         # sets only the judge needed are gone before the timed calls' outputs are written.
-        outputs = cand.wait_for("outputs", others=[judge])["outputs"]
-        judge.send("judge " + json.dumps(outputs))
-        judged = judge.wait_for("judged", others=[cand])
-        cand.resume("continue")
-        cres = cand.wait_for("result", others=[judge])
-        judge.send("recheck " + json.dumps(cres["rechecks"]))
-        rechecked = judge.wait_for("rechecked")
-        judge.send("exit")
+        outputs = cand.wait_for(Event.OUTPUTS, others=[judge])["outputs"]
+        judge.send(Command.JUDGE + " " + json.dumps(outputs))
+        judged = judge.wait_for(Event.JUDGED, others=[cand])
+        cand.resume(Command.CONTINUE)
+        cres = cand.wait_for(Event.RESULT, others=[judge])
+        judge.send(Command.RECHECK + " " + json.dumps(cres["rechecks"]))
+        rechecked = judge.wait_for(Event.RECHECKED)
+        judge.send(Command.EXIT)
         _verdict(result, prepared, cres, judged, rechecked["results"], rechecked.get("tampered"), opts)
     except WorkerFailure as f:
-        who = "reference (problem file)" if f.worker == "judge" else "candidate"
-        if str(f.details.get("cause") or "").startswith("harness"):
+        who = "reference (problem file)" if f.worker == Role.JUDGE else "candidate"
+        if str(f.details.get("cause") or "").startswith(Cause.HARNESS):
             who = "harness (in the %s worker)" % f.worker
         result["verdict"] = f.verdict
         reason = f.reason
-        if f.details.get("cause") == "out of memory" and "out of memory" not in reason.lower():
+        if f.details.get("cause") == Cause.OUT_OF_MEMORY and "out of memory" not in reason.lower():
             reason = "out of memory: " + reason  # e.g. the allocator's "can't allocate memory"
-        if f.details.get("cause") == "harness: exchange space" and opts.keep_workdir:
+        if f.details.get("cause") == Cause.EXCHANGE_SPACE and opts.keep_workdir:
             reason += " (keep_workdir keeps every exchanged file, so none was freed on the way)"
         result["reason"] = "%s, %s: %s" % (who, f.phase, reason)
         result["phase"] = f.phase

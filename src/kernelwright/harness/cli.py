@@ -10,6 +10,8 @@ import sys
 
 from rich.text import Text
 
+from kernelwright.harness.protocol import PRECISION_ENV
+
 EXIT_CODES = {"pass": 0, "fail": 1, "error": 2, "timeout": 3, "crash": 4}
 
 
@@ -73,7 +75,7 @@ def options_from_args(args, env=None):
 
     env = dict(env or {})
     if getattr(args, "precision", None):
-        env["KERNELWRIGHT_FLOAT32_MATMUL_PRECISION"] = args.precision
+        env[PRECISION_ENV] = args.precision
     return EvalOptions(device=args.device, trials=args.trials, seed=args.seed, timeout=args.timeout,
                        build_timeout=args.build_timeout, memory_limit_mb=args.memory_limit,
                        max_error_ratio=args.max_error_ratio, compile=not args.no_compile,

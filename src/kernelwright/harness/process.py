@@ -15,6 +15,7 @@ import threading
 import time
 
 from kernelwright.harness import proctree
+from kernelwright.harness.protocol import Event
 
 LOG_LIMIT_BYTES = 256 << 20
 
@@ -60,9 +61,9 @@ def describe_exit(code):
 
 
 # Events after which the worker waits for the parent's next command.
-_WAITING_EVENTS = ("ready", "prepared", "built", "judged", "rechecked")
+_WAITING_EVENTS = (Event.READY, Event.PREPARED, Event.BUILT, Event.JUDGED, Event.RECHECKED)
 # Events that end the current phase's clock: the worker waits, or is done.
-_IDLE_EVENTS = _WAITING_EVENTS + ("outputs", "result")
+_IDLE_EVENTS = _WAITING_EVENTS + (Event.OUTPUTS, Event.RESULT)
 
 
 class WorkerFailure(Exception):
@@ -196,12 +197,12 @@ class Worker:
                     self._building = False
                     self.set_deadline(self.timeout)
             event = msg.get("event")
-            if event == "failed":
+            if event == Event.FAILED:
                 raise self._reported_failure(msg)
             if event in _WAITING_EVENTS:
                 self._building = False
                 self.deadline = None  # idle until the parent sends the next command
-            elif event == "outputs":
+            elif event == Event.OUTPUTS:
                 # Paused mid-evaluation while the judge works: resume() restores what was left.
                 self._left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
                 self.deadline = None
@@ -224,7 +225,7 @@ class Worker:
             drain_until = time.monotonic() + 1.0
             while not self._eof and time.monotonic() < drain_until:
                 self.pump(0.05)
-            if any(e.get("event") in ("result", "built") for e in self.events):
+            if any(e.get("event") in (Event.RESULT, Event.BUILT) for e in self.events):
                 return
             raise self.fail("crash", "worker %s during %s" % (describe_exit(code), self.phase))
         if self.deadline is not None and time.monotonic() > self.deadline:

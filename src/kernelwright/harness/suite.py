@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from kernelwright.harness.api import EvalOptions, evaluate, sanitize
 from kernelwright.harness.process import Worker, WorkerFailure, kill_all
+from kernelwright.harness.protocol import Event, Role
 
 RESULTS = "results.jsonl"
 
@@ -128,11 +129,11 @@ def _build(pair, out_dir, opts):
     env = dict(os.environ)
     env.update(opts.env or {})
     env["TORCH_EXTENSIONS_DIR"] = os.path.join(out_dir, "build", _safe(pid))
-    job = {"role": "build", "candidate": os.path.abspath(cand), "device": opts.device}
-    w = Worker("build", job, workdir, env, memory_limit_mb=opts.memory_limit_mb,
+    job = {"role": Role.BUILD, "candidate": os.path.abspath(cand), "device": opts.device}
+    w = Worker(Role.BUILD, job, workdir, env, memory_limit_mb=opts.memory_limit_mb,
                build_timeout=opts.build_timeout, timeout=opts.build_timeout)
     try:
-        w.wait_for("built")
+        w.wait_for(Event.BUILT)
         return None
     except WorkerFailure as f:
         return {"id": pid, "problem": os.path.abspath(problem), "candidate": os.path.abspath(cand),
