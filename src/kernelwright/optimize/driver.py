@@ -10,6 +10,7 @@ import time
 import torch
 
 from kernelwright.harness.api import EvalOptions, evaluate
+from kernelwright.harness.protocol import PRECISION_ENV
 
 from . import api, report
 from .capture import CaptureError
@@ -86,7 +87,7 @@ def optimize_problem(problem, output, *, precision="highest", verify=True, seed=
             candidate = optimized.write(os.path.join(workdir, stem + "_kernelwright.py"))
             if verify:
                 t = time.perf_counter()
-                env = {"KERNELWRIGHT_FLOAT32_MATMUL_PRECISION": precision}
+                env = {PRECISION_ENV: precision}
                 options = EvalOptions.make(eval_options, env=env)
                 if console is not None:
                     with console.status("verifying with the harness"):

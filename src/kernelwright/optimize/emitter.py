@@ -213,7 +213,7 @@ class Emitter:
             result.insert(dim, str(index))
             return tuple(result)
         if name == "as_strided":
-            size, stride = tuple(node.args[1]), tuple(node.args[2])
+            stride = tuple(node.args[2])
             offset = node.args[3] if len(node.args) > 3 else 0
             if tuple(meta(node.args[0]).stride()) != contiguous_strides(src_shape):
                 raise Unsupported("as_strided of a non-contiguous value")
