@@ -35,7 +35,8 @@ class _Parser(argparse.ArgumentParser):
 def main(argv=None):
     parser = _Parser(
         prog="kernelwright",
-        description="CUDA kernels as PyTorch custom ops, and an honest harness to evaluate them.",
+        description="CUDA kernels as PyTorch custom ops, an honest harness to evaluate them, and a compiler "
+                    "from a Model to a verified ModelNew with generated kernels.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in _subcommands():
