@@ -81,7 +81,7 @@ def optimize_problem(problem, output, *, precision="highest", verify=True, seed=
         record["passthrough"] = optimized.passthrough
         record["notes"] = optimized.notes
         if console is not None and record["kernels"]:
-            console.print(report.table(record["kernels"], None))
+            console.print(report.table(record["kernels"]))
         workdir = tempfile.mkdtemp(prefix="kw-optimize-")
         try:
             candidate = optimized.write(os.path.join(workdir, stem + "_kernelwright.py"))

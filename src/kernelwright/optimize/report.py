@@ -47,7 +47,7 @@ def _bound(ms, fraction):
     return "%.2f of the copy bandwidth: below it (index arithmetic, too few rows in flight, or re-reads)" % fraction
 
 
-def table(rows, verdict):
+def table(rows):
     t = Table(title="kernelwright optimize", show_lines=False)
     for col in ("kernel", "fuses", "ATen ms", "kernel ms", "x", "of copy", "kept"):
         t.add_column(col, overflow="fold")
