@@ -120,7 +120,7 @@ def optimize(model, example_inputs, *, problem_source=None, problem_name=None, d
         best = chosen
     if measuring:
         t = time.perf_counter()
-        eager_ms = tune.end_to_end(model, None, example_inputs, device)[0]
+        eager_ms = tune.forward_ms(model, example_inputs, device)
         best.end_to_end = (eager_ms, best.end_to_end[1])
         if best.end_to_end[1] >= eager_ms:
             best.passthrough = True
@@ -157,7 +157,7 @@ def _layout(model, inputs, converted, problem_source, problem_name, device, meas
     if measuring:
         user_model = user_model if user_model is not None else model
         original = [x.contiguous() if isinstance(x, torch.Tensor) and i in converted else x for i, x in enumerate(inputs)]
-        optimized.end_to_end = (None, tune.end_to_end(None, optimized.bind(user_model), original, device)[1])
+        optimized.end_to_end = (None, tune.forward_ms(optimized.bind(user_model), original, device))
     return optimized
 
 

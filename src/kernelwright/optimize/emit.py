@@ -169,11 +169,13 @@ def _model_new(plan, choices):
             outs = ", ".join(o.name for o in unit.outputs)
             lines.append("        %s, = %s(%s)" % (outs, fn, ", ".join(t.name for t in spec.inputs)))
         else:
-            call = _stand_in(unit, choices.get(unit.name)) or _call(unit, lambda a: a.name)
+            call = _stand_in(unit, choices.get(unit.name))
+            note = "  # measured faster than %s" % _target(unit.target) if call else ""
+            call = call or _call(unit, lambda a: a.name)
             stride = interpret.traced_stride_for_views(unit)
             if stride is not None:
-                call = "_kw.strided(%s, %r)" % (call.split("  #")[0], stride)
-            lines.append("        %s = %s" % (unit.name, call))
+                call = "_kw.strided(%s, %r)" % (call, stride)
+            lines.append("        %s = %s%s" % (unit.name, call, note))
     for value, fqn in cap.mutations.items():
         lines.append("        _kw.attr(self, %r).copy_(%s)" % (fqn, value))
     outs = [_literal(o, lambda a: a.name) for o in cap.user_outputs]
@@ -189,7 +191,7 @@ def _model_new(plan, choices):
 def _stand_in(node, label):
     for option in anchors.alternatives(node) if label else []:
         if option.label == label:
-            return option.code(lambda a: a.name) + "  # measured faster than %s" % _target(node.target)
+            return option.code(lambda a: a.name)
     return None
 
 

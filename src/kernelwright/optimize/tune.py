@@ -9,6 +9,8 @@ from typing import Dict, Optional
 import torch
 
 from kernelwright.kernel.errors import KernelCompileError, KernelLaunchError, LaunchConfigError
+from kernelwright import timing
+from kernelwright.harness import roofline
 from kernelwright.timing import time_fn
 
 from . import anchors, interpret, runtime
@@ -18,7 +20,6 @@ from .ir import Launch
 # fp32-accurate; at 'high' and 'medium' each may round its operands differently.
 _CALL_TOLERANCE = {"highest": 1e-5, "high": 2e-2, "medium": 2e-2}
 
-COPY_BYTES = 1 << 28
 
 
 @dataclass
@@ -32,11 +33,9 @@ class GroupTiming:
 
 
 def copy_bandwidth(device):
-    """Bytes per second of a large device copy (read + written), the memory ceiling."""
-    src = torch.empty(COPY_BYTES // 4, device=device).uniform_(-1, 1)
-    dst = torch.empty_like(src)
-    r = time_fn(lambda: dst.copy_(src), device=device, budget_s=0.3, min_reps=10, host_ahead=True)
-    return 2 * COPY_BYTES / (r.median_ms * 1e-3)
+    """Bytes per second of a large device copy (read + written): the harness's memory ceiling."""
+    flush = timing.flush_buffer_bytes(device)
+    return roofline.copy_ceiling(device, None, flush, timing.time_fn)["copy_gbps"] * 1e9
 
 
 def _time(fn, args, device, budget_s):
@@ -142,14 +141,12 @@ def _measure_group(spec, twin, args, device, budget_s, tolerance):
     return timing
 
 
-def end_to_end(model, new, inputs, device, budget_s=0.5):
-    """(Model's forward ms, the generated forward's ms) on the example inputs: the check that
-    what the measured choices add up to beats the model as the user runs it, whose ops ATen
-    may implement better than the decomposition the kernels were measured against."""
+def forward_ms(module, inputs, device, budget_s=0.5):
+    """A forward's time on the example inputs: Model's, to check that what the measured choices
+    add up to beats the model as the user runs it (ATen's composite ops, such as softmax, can
+    be faster than the decomposition the kernels were measured against), and ModelNew's."""
     with torch.no_grad():
-        eager = _time(model, inputs, device, budget_s) if model is not None else None
-        generated = _time(new, inputs, device, budget_s) if new is not None else None
-    return eager, generated
+        return _time(module, inputs, device, budget_s)
 
 
 def outputs_differ(a, b, inputs):
