@@ -26,7 +26,9 @@ def test_optimized_model_matches_eager_and_float64(path):
     except capture.CaptureError:
         pytest.skip("not one graph")
     for gid, t in optimized.timings.items():
-        assert t.kernel_ms is not None or "wrong" not in t.note, "%s: %s" % (gid, t.note)
+        # A variant that does not build, launch or match its ATen twin is a generator bug,
+        # even where another variant of the kernel is right.
+        assert not t.failures, "%s: %s" % (optimized.plan.specs[gid].name, t.failures)
     new = optimized.bind(copy.deepcopy(model))
     with torch.no_grad():
         want = as_list(copy.deepcopy(model)(*inputs))

@@ -51,7 +51,8 @@ class Optimized:
 
     def bind(self, model):
         """A ModelNew that shares ``model``'s parameters and buffers (no copy)."""
-        new = self._import().ModelNew.__new__(self._import().ModelNew)
+        cls = self._import().ModelNew
+        new = cls.__new__(cls)
         new.__dict__ = model.__dict__.copy()
         return new
 

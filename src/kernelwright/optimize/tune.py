@@ -30,6 +30,7 @@ class GroupTiming:
     chosen: Optional[Launch] = None
     error: Optional[float] = None  # the kernel's relative error against its ATen twin
     note: str = ""
+    failures: list = field(default_factory=list)  # variants that did not build, launch or match ATen
 
 
 def copy_bandwidth(device):
@@ -124,12 +125,12 @@ def _measure_group(spec, twin, args, device, budget_s, tolerance):
         except (KernelCompileError, KernelLaunchError, LaunchConfigError) as error:
             # A generated kernel that does not build or launch is the generator's bug; the group
             # runs in ATen and the report says why.
-            timing.note = "variant %s: %s" % (launch.describe(), str(error).splitlines()[0][:200])
+            timing.failures.append("variant %s: %s" % (launch.describe(), str(error).splitlines()[0][:200]))
             continue
         err = max(_rel_error(a, b) for a, b in zip(got, want))
         del got
         if not err <= tolerance:
-            timing.note = "variant %s wrong (error %.3g against ATen)" % (launch.describe(), err)
+            timing.failures.append("variant %s wrong (error %.3g against ATen)" % (launch.describe(), err))
             continue
         ms = _time(k, args, device, budget_s)
         timing.variants[launch.describe()] = ms
@@ -138,6 +139,8 @@ def _measure_group(spec, twin, args, device, budget_s, tolerance):
     if timing.kernel_ms is not None and timing.kernel_ms >= timing.aten_ms:
         timing.note = "ATen is faster (%.4f ms against %.4f ms)" % (timing.aten_ms, timing.kernel_ms)
         timing.chosen = None
+    if timing.failures:
+        timing.note = "; ".join(filter(None, [timing.note] + timing.failures))
     return timing
 
 
