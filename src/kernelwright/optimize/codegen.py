@@ -5,8 +5,10 @@ cannot be one kernel; the planner uses that to decide what to fuse.
 
 import textwrap
 
-from . import dialects, kernels, opset
-from .emitter import meta
+import torch
+
+from . import dialects, kernels, opset, split
+from .emitter import meta, reduction_dims
 from .ir import KernelSpec, Launch, Unsupported
 
 ELEMENTWISE_VARIANTS = ((256, 1), (256, 4), (512, 2), (128, 8))
@@ -35,10 +37,11 @@ def _largest(nodes, inputs):
     return max(sizes + [1])
 
 
-def _signature(name, em, outs, launch_bound):
+def _signature(name, em, outs, launch_bound, extra=()):
     params = ["const %s* __restrict__ in%d" % (dialects.STORAGE_TYPES[a.dtype], i)
               for i, a in enumerate(em.inputs.values())]
     params += ["%s* __restrict__ out%d" % (dialects.STORAGE_TYPES[o.dtype], i) for i, o in enumerate(outs)]
+    params += list(extra)
     return 'extern "C" __global__ void __launch_bounds__(%s) %s(%s)' % (launch_bound, name, ", ".join(params))
 
 
@@ -99,47 +102,60 @@ def _rows_spec(group, index):
     tbody += tstores
     torch_src = _torch_def(name, tem, outs, tbody, ["row = torch.arange(%d, device=out0.device).view(-1, 1)" % nrows])
     variants = []
-    for threads in _thread_options(ncols):
+    for threads in _thread_options(ncols, _strided_columns(group.nodes)):
         per_block = max(1, 256 // threads)
         grid = -(-nrows // per_block)
         if grid <= _MAX_GRID_X:
             variants.append(Launch((grid, 1, 1), (threads, per_block, 1),
                                    (("THREADS", threads), ("ROWS_PER_BLOCK", per_block))))
+    other = {}
+    sms = sm_count()
+    if split.applies(nrows, ncols, sms):
+        try:
+            other["split rows"] = split.body(
+                _signature(name, cem, outs, "THREADS", ["unsigned char* __restrict__ kw_ws"]), smem,
+                clines, cstores, nrows, ncols, index)
+            variants += split.launches(nrows, ncols, sms, split.slot_count(clines))
+        except Unsupported:
+            pass  # the rows template alone: slower on few rows, but the same result
     if not variants:
         raise Unsupported("%d rows do not fit one grid" % nrows)
     return KernelSpec(name, "rows", list(cem.inputs.values()), outs, cuda, torch_src, variants,
-                      group.ops(), rows=nrows, cols=ncols)
+                      group.ops(), rows=nrows, cols=ncols, other_bodies=other)
 
 
-def _thread_options(cols):
+def sm_count():
+    """The device's SMs, which the split template's grid must not outnumber; an H100's where
+    there is no GPU (the emitted kernel's cooperative launch refuses a grid that does not fit)."""
+    if torch.cuda.is_available():
+        return torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
+    return 132
+
+
+def _strided_columns(nodes):
+    """Whether the reduced dims leave out the innermost one: then consecutive rows lie side by
+    side in memory and consecutive columns far apart, so a warp reads coalesced only when its
+    threads take different rows (few threads a row)."""
+    first = next(n for n in nodes if opset.kind(n) == opset.REDUCTION)
+    full = tuple(meta(first.args[0]).shape)
+    inner = [i for i, s in enumerate(full) if s != 1]
+    return bool(inner) and inner[-1] not in reduction_dims(first)[0]
+
+
+def _thread_options(cols, strided):
     best = 1
     while best < cols and best < 1024:
         best *= 2
     options = {best, max(1, best // 4)}
     if best >= 128:
         options.add(best // 2)
+    if strided:
+        options |= {t for t in (1, 4) if t < best}
     return sorted(t for t in options if t >= 1)
 
 
 def _cuda_segment(loop, index, ncols):
-    out = []
-    for p in loop.reduces:
-        out.append("%s %s = %s;" % (dialects.CUDA_TYPES[p.ctype], p.acc, kernels.init_literal(p, dialects.Cuda())))
-        if kernels.is_arg(p):
-            out.append("long long %s_i = 0x7fffffffffffffffLL;" % p.acc)
-    out.append("for (%s col = threadIdx.x; col < %d; col += THREADS) {" % (index, ncols))
-    out += ["  " + line for line in loop.lines]
-    for p in loop.reduces:
-        if kernels.is_arg(p):
-            out.append("  kw_argbest(%s, %s_i, %s, (long long)col, %s);" % (p.acc, p.acc, p.value,
-                                                                          "true" if p.op == "argmax" else "false"))
-        else:
-            out.append("  %s = %s()(%s, %s);" % (p.acc, kernels.combine_op(p), p.acc, p.value))
-    if loop.stores:
-        out.append("  if (row_ok) {")
-        out += ["    " + s for s in loop.stores]
-        out.append("  }")
-    out.append("}")
+    out = kernels.cuda_column_loop(loop, index, "threadIdx.x", ncols)
     for p in loop.reduces:
         if kernels.is_arg(p):
             out.append("kw_reduce_arg(%s, %s_i, %s, %s, kw_smem_idx, THREADS);" % (

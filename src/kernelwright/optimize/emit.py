@@ -23,35 +23,56 @@ library ops, and the generated kernels below for everything fused. Each kernel i
 specialised to the captured shapes; for other inputs (another shape, dtype, layout or
 device, or with autograd recording) ModelNew runs Model's own forward.
 
+{binding}
+
 {design}
 """
 '''
 
 
-def module_source(plan, problem_source, problem_name, choices, design_lines):
+class Binding:
+    """How the module gets its kernels: here ``runtime.Kernel`` (kernelwright imported, each
+    kernel compiled with NVRTC). ``emit_standalone`` has the other, which needs only torch."""
+
+    doc = "Its kernels compile with NVRTC (kernelwright.optimize.runtime) on first call, cached on disk."
+
+    def preamble(self, stand_ins):
+        """What follows the problem's code: imports, and anything the kernels need defined first."""
+        text = "import operator\n\nimport torch\nfrom kernelwright.optimize import runtime as _kw\n"
+        return text + ("import kernelwright.ops as _K\n" if stand_ins else "")
+
+    def kernel(self, spec, launch):
+        """The statement that binds ``spec.name`` to a callable returning the kernel's outputs."""
+        scratch = ",\n    workspace=%d, cooperative=%r" % (launch.workspace, launch.cooperative) if launch.workspace else ""
+        return '%s = _kw.Kernel(\n    "%s", r"""\n%s""",\n    grid=%r, block=%r,\n    inputs=%s,\n    outputs=%s,\n    fallback=_%s_aten%s)' % (
+            spec.name, spec.name, spec.cuda_source(launch), launch.grid, launch.block,
+            _arg_list(spec.inputs), _arg_list(spec.outputs), spec.name, scratch)
+
+
+NVRTC = Binding()
+
+
+def module_source(plan, problem_source, problem_name, choices, design_lines, binding=NVRTC):
     """The text of the emitted module. ``choices``: group id -> chosen Launch, or None to run
     the group's ATen twin (the kernel lost to it when measured); ATen node name -> the label of
-    the stand-in (``anchors``) that replaces the call."""
+    the stand-in (``anchors``) that replaces the call. ``binding``: how kernels are bound."""
     cap = plan.captured
     gm = cap.graph_module
     used = [g for g in plan.groups if choices.get(g.id, plan.specs[g.id].variants[0]) is not None]
     title = "ModelNew for %s: %d generated kernel%s" % (problem_name, len(used), "" if len(used) == 1 else "s")
     summary = "%d of its %d graph ops run in generated kernels." % (
         sum(len(g.nodes) for g in used), sum(1 for n in gm.graph.nodes if n.op == "call_function"))
-    parts = [_HEADER.format(title=title, source=problem_name, summary=summary,
+    parts = [_HEADER.format(title=title, source=problem_name, summary=summary, binding=binding.doc,
                             design="\n".join(design_lines)).replace("\\", "\\\\")]
     parts.append("# ---- the problem's code, unchanged " + "-" * 58 + "\n" + problem_source.rstrip() + "\n")
-    header = "# ---- generated " + "-" * 78 + "\nimport operator\n\nimport torch\nfrom kernelwright.optimize import runtime as _kw\n"
-    if any(isinstance(v, str) for v in choices.values()):
-        header += "import kernelwright.ops as _K\n"
-    parts.append(header)
+    parts.append("# ---- generated " + "-" * 78 + "\n" + binding.preamble(any(isinstance(v, str) for v in choices.values())))
     for g in plan.groups:
         spec = plan.specs[g.id]
         launch = choices.get(g.id, spec.variants[0])
         parts.append(_aten_twin(g, spec))
         if launch is None:
             continue
-        parts.append(_kernel_block(g, spec, launch))
+        parts.append(_kernel_comment(g, spec, launch) + binding.kernel(spec, launch))
     parts.append(_model_new(plan, choices))
     return "\n\n".join(parts) + "\n"
 
@@ -65,16 +86,12 @@ def passthrough_source(problem_source, problem_name, eager_ms, generated_ms, des
         doc.replace("\\", "\\\\"), "# ---- the problem's code, unchanged " + "-" * 58 + "\n" + problem_source.rstrip())
 
 
-def _kernel_block(group, spec, launch):
+def _kernel_comment(group, spec, launch):
     ops = ", ".join(dict.fromkeys(group.ops()))
-    head = "# %s: %s kernel, %d ops (%s)\n# reads %s, writes %s; %s\n" % (
+    return "# %s: %s kernel, %d ops (%s)\n# reads %s, writes %s; %s\n" % (
         spec.name, spec.template, len(group.nodes), ops,
         ", ".join("%s%s" % (t.name, list(t.shape)) for t in spec.inputs) or "nothing",
         ", ".join("%s%s" % (t.name, list(t.shape)) for t in spec.outputs), launch.describe())
-    source = spec.cuda_source(launch)
-    return head + '%s = _kw.Kernel(\n    "%s", r"""\n%s""",\n    grid=%r, block=%r,\n    inputs=%s,\n    outputs=%s,\n    fallback=_%s_aten)' % (
-        spec.name, spec.name, source, launch.grid, launch.block,
-        _arg_list(spec.inputs), _arg_list(spec.outputs), spec.name)
 
 
 def _arg_list(args):

@@ -8,7 +8,7 @@ checks them before each launch.
 """
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import torch
 
@@ -65,9 +65,17 @@ class Launch:
     grid: Tuple[int, int, int]
     block: Tuple[int, int, int]
     defines: Tuple[Tuple[str, int], ...]  # compile-time constants this variant sets
+    # Bytes of zeroed scratch the kernel takes as its last parameter (``unsigned char* kw_ws``),
+    # where blocks that share a row leave partial results and count arrivals at a barrier.
+    workspace: int = 0
+    # Blocks wait for each other at that barrier, so all of them must be resident at once:
+    # launched cooperatively, which fails instead of hanging where they cannot be.
+    cooperative: bool = False
+    template: str = ""  # another template of the same group (KernelSpec.other_bodies); "": the spec's own
 
     def describe(self):
-        return ", ".join("%s=%d" % d for d in self.defines)
+        what = ", ".join("%s=%d" % d for d in self.defines)
+        return "%s, %s" % (self.template, what) if self.template else what
 
 
 @dataclass
@@ -84,13 +92,14 @@ class KernelSpec:
     cols: int = 0
     flops: int = 0
     chosen: Optional[Launch] = None
+    other_bodies: Dict[str, str] = field(default_factory=dict)  # template -> kernel, for variants of it
 
     def cuda_source(self, launch=None):
         """The kernel as the emitted module holds it: the variant's constants and the body
         (``runtime.Kernel`` puts the shared helpers, ``dialects.CUDA_PRELUDE``, in front)."""
         launch = launch or self.chosen or self.variants[0]
         defines = "".join("#define %s %d\n" % d for d in launch.defines)
-        return defines + self.cuda_body
+        return defines + (self.other_bodies[launch.template] if launch.template else self.cuda_body)
 
     @property
     def bytes_moved(self):

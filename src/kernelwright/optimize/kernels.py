@@ -279,3 +279,27 @@ def torch_reduce_method(p):
 
 def smem_name(ctype):
     return _SMEM[ctype if ctype != "bool" else "i64"]
+
+
+def cuda_column_loop(loop, index, start, end):
+    """A column loop over [start, end) with THREADS threads of a row, each thread's share
+    accumulated in its registers (the block's reduction comes after)."""
+    out = []
+    for p in loop.reduces:
+        out.append("%s %s = %s;" % (dialects.CUDA_TYPES[p.ctype], p.acc, init_literal(p, dialects.Cuda())))
+        if is_arg(p):
+            out.append("long long %s_i = 0x7fffffffffffffffLL;" % p.acc)
+    out.append("for (%s col = %s; col < %s; col += THREADS) {" % (index, start, end))
+    out += ["  " + line for line in loop.lines]
+    for p in loop.reduces:
+        if is_arg(p):
+            out.append("  kw_argbest(%s, %s_i, %s, (long long)col, %s);" % (
+                p.acc, p.acc, p.value, "true" if p.op == "argmax" else "false"))
+        else:
+            out.append("  %s = %s()(%s, %s);" % (p.acc, combine_op(p), p.acc, p.value))
+    if loop.stores:
+        out.append("  if (row_ok) {")
+        out += ["    " + s for s in loop.stores]
+        out.append("  }")
+    out.append("}")
+    return out

@@ -15,21 +15,29 @@ import torch
 
 from kernelwright.kernel import launch as launching
 from kernelwright.kernel import nvrtc
+from kernelwright.kernel.errors import KernelLaunchError
 from kernelwright.kernel.signature import parse_kernel
 
 from .dialects import CUDA_PRELUDE
 from .kernels import CUDA_REDUCE_OPS
+from .split import CUDA_HELPERS as CUDA_SPLIT_HELPERS
 
 # The helpers every generated kernel may call (kw_exp, kw_reduce_rows ...), put in front of
 # each kernel's source when it is compiled.
-PRELUDE = CUDA_PRELUDE + CUDA_REDUCE_OPS
+PRELUDE = CUDA_PRELUDE + CUDA_REDUCE_OPS + CUDA_SPLIT_HELPERS
 
 
 class Kernel:
     """A generated kernel: ``Kernel(...)(*inputs)`` returns its outputs as a tuple."""
 
-    def __init__(self, name, source, grid, block, inputs, outputs, fallback):
+    def __init__(self, name, source, grid, block, inputs, outputs, fallback, workspace=0, cooperative=False,
+                 strict=False):
+        """``workspace``: bytes of zeroed scratch passed last; ``cooperative``: launched so that
+        all blocks are resident at once, and where the device cannot hold them, the call runs
+        ``fallback`` from then on (``strict``: raises instead, for measuring)."""
         self.name = name
+        self.workspace, self.cooperative, self.strict = workspace, cooperative, strict
+        self._refused = set()
         self.source = PRELUDE + source
         self.grid, self.block = tuple(grid), tuple(block)
         self.inputs = [(tuple(s), tuple(st), d) for s, st, d in inputs]
@@ -37,7 +45,7 @@ class Kernel:
         self.fallback = fallback
         self._loaded = {}
         self._lock = threading.Lock()
-        self._format = "<" + "Q" * (2 * (len(self.inputs) + len(self.outputs)))
+        self._format = "<" + "Q" * (2 * (len(self.inputs) + len(self.outputs) + (1 if workspace else 0)))
 
     def _kernel(self, device_index):
         found = self._loaded.get(device_index)
@@ -53,7 +61,7 @@ class Kernel:
 
     def __call__(self, *tensors):
         device = tensors[0].device if tensors else torch.device("cuda", torch.cuda.current_device())
-        if device.type != "cuda":
+        if device.type != "cuda" or device.index in self._refused:
             return self.fallback(*tensors)
         args = []
         for t, (shape, stride, dtype) in zip(tensors, self.inputs):
@@ -65,11 +73,20 @@ class Kernel:
         outs = [torch.empty_strided(shape, stride, dtype=dtype, device=device) for shape, stride, dtype in self.outputs]
         kernel, config = self._kernel(device.index)
         pointers = [t.data_ptr() for t in args] + [o.data_ptr() for o in outs]
+        if self.workspace:
+            scratch = torch.zeros(self.workspace, dtype=torch.uint8, device=device)
+            pointers.append(scratch.data_ptr())
         count = len(pointers)
         buffer = ctypes.create_string_buffer(16 * count or 8)
         base = ctypes.addressof(buffer)
         struct.pack_into(self._format, buffer, 0, *[base + 8 * count + 8 * i for i in range(count)], *pointers)
-        kernel.launch(config, torch.cuda.current_stream(device).cuda_stream, base)
+        try:
+            kernel.launch(config, torch.cuda.current_stream(device).cuda_stream, base, cooperative=self.cooperative)
+        except KernelLaunchError as error:
+            if self.strict or not self.cooperative or "COOPERATIVE_LAUNCH_TOO_LARGE" not in str(error):
+                raise
+            self._refused.add(device.index)
+            return self.fallback(*tensors)
         return tuple(outs)
 
     def load(self, device=None):

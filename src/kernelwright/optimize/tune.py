@@ -119,7 +119,8 @@ def _measure_group(spec, twin, args, device, budget_s, tolerance):
     for launch in spec.variants:
         k = runtime.Kernel(spec.name, spec.cuda_source(launch), launch.grid, launch.block,
                            [(t.shape, t.stride, t.dtype) for t in spec.inputs],
-                           [(t.shape, t.stride, t.dtype) for t in spec.outputs], twin)
+                           [(t.shape, t.stride, t.dtype) for t in spec.outputs], twin,
+                           workspace=launch.workspace, cooperative=launch.cooperative, strict=True)
         try:
             got = k(*args)
         except (KernelCompileError, KernelLaunchError, LaunchConfigError) as error:

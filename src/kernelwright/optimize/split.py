@@ -1,0 +1,123 @@
+"""The split-rows template: few long rows, each shared by SPLIT blocks.
+
+With one block a row, a reduction over a handful of rows (a loss to one scalar, layer norm
+over 16 rows of 4M, batch statistics over 64 channels) leaves most SMs idle. Here block
+(part, row) reduces the columns [part * CHUNK, (part + 1) * CHUNK) of its row, leaves its
+partial result in the workspace, and waits at the row's barrier until every part has; then
+each block combines the SPLIT partials in the same order (so every block of a row holds the
+same value) and goes on to the next dependent reduction or writes its slice of the
+full-shape outputs. A barrier needs every block resident at once: the launch is
+cooperative, which the driver refuses rather than hangs where the grid does not fit.
+"""
+
+import textwrap
+
+from . import dialects, kernels
+from .ir import Launch, Unsupported
+
+# Shapes below these leave the rows template enough parallelism on its own.
+MIN_COLS = 8192
+_SPLIT_CTYPES = ("f32", "f64", "i64")
+# (threads a block, blocks per SM): the grid is kept to what an SM holds at once.
+_SHAPES = ((512, 1), (256, 2), (1024, 1))
+
+CUDA_HELPERS = r"""
+template <typename T> KW_F void kw_part_store(unsigned long long* p, T v) { *reinterpret_cast<T*>(p) = v; }
+template <typename T> KW_F T kw_part_load(const unsigned long long* p) {
+  // Written by other blocks: read through L2 (__ldcg), never a stale L1 line.
+  return __ldcg(reinterpret_cast<const T*>(p)); }
+KW_F void kw_row_barrier(unsigned int* bar, unsigned int target) {
+  // Every block of the row adds one and waits for the count of the phase; the fences make
+  // the partials written before it visible to the blocks that read them after it.
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicAdd(bar, 1u);
+    while (atomicAdd(bar, 0u) < target) __nanosleep(64);
+    __threadfence();
+  }
+  __syncthreads();
+}
+"""
+
+
+def applies(nrows, ncols, sm_count):
+    return ncols >= MIN_COLS and nrows < 2 * sm_count
+
+
+def launches(nrows, ncols, sm_count, slots):
+    """The split variants: for each block shape, as many parts a row as fill the SMs once."""
+    bar_bytes = -(-4 * nrows // 16) * 16
+    out = []
+    for threads, per_sm in _SHAPES:
+        split = max(1, (per_sm * sm_count) // nrows)
+        chunk = -(-(-(-ncols // split)) // threads) * threads
+        split = -(-ncols // chunk)
+        if split < 2 or nrows > 65535:
+            continue
+        workspace = bar_bytes + 8 * slots * nrows * split
+        out.append(Launch((split, nrows, 1), (threads, 1, 1),
+                          (("THREADS", threads), ("SPLIT", split), ("CHUNK", chunk)),
+                          workspace=workspace, cooperative=True, template="split rows"))
+    return out
+
+
+def slot_count(clines):
+    return sum(2 if kernels.is_arg(p) else 1 for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces)
+
+
+def body(signature, smem, clines, cstores, nrows, ncols, index):
+    """The kernel's source; ``signature``'s last parameter is the workspace, ``kw_ws``."""
+    d = dialects.Cuda(index)
+    for seg in clines:
+        if isinstance(seg, kernels.Loop):
+            for p in seg.reduces:
+                if p.ctype not in _SPLIT_CTYPES:
+                    raise Unsupported("a %s accumulator cannot be split across blocks" % p.ctype)
+    bar_bytes = -(-4 * nrows // 16) * 16
+    lines = ["const %s row = blockIdx.y;" % index,
+             "const bool row_ok = true;",
+             "const %s col_begin = (%s)blockIdx.x * CHUNK;" % (index, index),
+             "const %s col_end = col_begin + CHUNK < %d ? col_begin + CHUNK : %d;" % (index, ncols, ncols),
+             "unsigned int* kw_bar = reinterpret_cast<unsigned int*>(kw_ws) + row;",
+             "unsigned long long* kw_part = reinterpret_cast<unsigned long long*>(kw_ws + %d);" % bar_bytes]
+    slot, phase = 0, 0
+    for seg in clines:
+        if not isinstance(seg, kernels.Loop):
+            lines.append(seg)
+            continue
+        lines += kernels.cuda_column_loop(seg, index, "col_begin + threadIdx.x", "col_end")
+        if not seg.reduces:
+            continue
+        phase += 1
+        exchange, combine = [], []
+        for p in seg.reduces:
+            ctype = dialects.CUDA_TYPES[p.ctype]
+            if kernels.is_arg(p):
+                largest = "true" if p.op == "argmax" else "false"
+                exchange += ["kw_reduce_arg(%s, %s_i, %s, %s, kw_smem_idx, THREADS);" % (
+                    p.acc, p.acc, largest, kernels.smem_name(p.ctype)),
+                    "if (threadIdx.x == 0) { kw_part_store(%s, %s); kw_part_store(%s, %s_i); }" % (
+                        _part(slot, nrows, "blockIdx.x"), p.acc, _part(slot + 1, nrows, "blockIdx.x"), p.acc)]
+                combine += ["%s = %s; %s_i = 0x7fffffffffffffffLL;" % (p.acc, kernels.init_literal(p, d), p.acc),
+                            "for (int q = 0; q < SPLIT; ++q)",
+                            "  kw_argbest(%s, %s_i, kw_part_load<%s>(%s), kw_part_load<long long>(%s), %s);" % (
+                                p.acc, p.acc, ctype, _part(slot, nrows), _part(slot + 1, nrows), largest)]
+                slot += 2
+            else:
+                exchange += ["%s = kw_reduce_rows(%s, %s(), %s, THREADS);" % (
+                    p.acc, p.acc, kernels.combine_op(p), kernels.smem_name(p.ctype)),
+                    "if (threadIdx.x == 0) kw_part_store(%s, %s);" % (_part(slot, nrows, "blockIdx.x"), p.acc)]
+                combine += ["%s = %s;" % (p.acc, kernels.init_literal(p, d)),
+                            "for (int q = 0; q < SPLIT; ++q) %s = %s()(%s, kw_part_load<%s>(%s));" % (
+                                p.acc, kernels.combine_op(p), p.acc, ctype, _part(slot, nrows))]
+                slot += 1
+        lines += exchange + ["kw_row_barrier(kw_bar, %d * SPLIT);" % phase] + combine
+    if cstores:
+        lines += ["if (blockIdx.x == 0 && threadIdx.x == 0) {"] + ["  " + s for s in cstores] + ["}"]
+    return "%s {\n%s%s\n}\n" % (
+        signature, smem, textwrap.indent("\n".join(lines), "  "))
+
+
+def _part(slot, nrows, part="q"):
+    return "&kw_part[(%d * %d + row) * SPLIT + %s]" % (slot, nrows, part)
