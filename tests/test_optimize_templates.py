@@ -57,3 +57,18 @@ def test_argmax_partials_carry_their_index():
     v = next(v for v in spec.variants if v.template == "split rows")
     source = spec.cuda_source(v)
     assert "kw_part_load<long long>" in source and "kw_argbest" in source
+
+
+def test_max_over_a_dim_becomes_reductions_for_the_halves_in_use():
+    x = torch.randn(5, 37, 11)
+    spec = _reduction_spec(lambda x: torch.max(x, dim=1)[0] * 2.0, x)
+    assert "amax" in spec.ops and "argmax" not in spec.ops
+    class M(torch.nn.Module):
+        def forward(self, x):
+            values, indices = torch.min(x, 1, keepdim=True)
+            return values + 1.0, indices
+    p = plan.plan(capture.capture(M(), [x]))
+    ops = [op for g in p.groups for op in p.specs[g.id].ops]
+    assert "amin" in ops and "argmin" in ops
+    names = {str(n.target) for n in p.captured.graph_module.graph.nodes}
+    assert not any("min.dim" in t for t in names)

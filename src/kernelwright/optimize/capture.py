@@ -3,6 +3,7 @@ core ATen decompositions plus those that turn norms and softmax into reductions 
 pointwise ops the code generator can fuse).
 """
 
+import operator
 import traceback
 from dataclasses import dataclass, field
 from typing import Dict, List
@@ -19,8 +20,13 @@ _FUSIBLE_DECOMPOSITIONS = [
     aten._native_batch_norm_legit_functional, aten._native_batch_norm_legit_no_training,
     aten._native_batch_norm_legit, aten.var_mean.correction, aten.std.correction,
     aten.logsumexp, aten.mse_loss, aten.l1_loss, aten.smooth_l1_loss, aten.huber_loss,
-    aten.rms_norm,
+    aten.rms_norm, aten.linalg_vector_norm,
 ]
+
+# max/min over a dim return (values, indices): as amax/amin and argmax/argmin, each half is a
+# reduction the code generator fuses (both take the first index of the extreme, NaN first).
+_VALUE_INDEX = {aten.max.dim: (aten.amax.default, aten.argmax.default),
+                aten.min.dim: (aten.amin.default, aten.argmin.default)}
 
 
 class CaptureError(Exception):
@@ -61,6 +67,7 @@ def capture(model, example_inputs):
     sig = ep.graph_signature
     gm = ep.graph_module
     _drop_metadata_asserts(gm)
+    _split_value_index_reductions(gm)
     params = {}
     for spec in sig.input_specs:
         kind = spec.kind.name
@@ -91,6 +98,28 @@ def _drop_metadata_asserts(gm):
     for n in list(gm.graph.nodes):
         if n.op == "call_function" and n.target is aten._assert_tensor_metadata.default:
             gm.graph.erase_node(n)
+    gm.recompile()
+
+
+def _split_value_index_reductions(gm):
+    for n in list(gm.graph.nodes):
+        if n.op != "call_function" or n.target not in _VALUE_INDEX:
+            continue
+        x, dim = n.args[0], n.args[1]
+        keepdim = n.args[2] if len(n.args) > 2 else n.kwargs.get("keepdim", False)
+        made = {}
+        for user in list(n.users):
+            if user.target is not operator.getitem:
+                raise CaptureError("%s's tuple is used whole by %s" % (n.name, user.name))
+            half = user.args[1]
+            if half not in made:  # only the halves in use: an unused argmax would be a kernel output
+                with gm.graph.inserting_after(n):
+                    made[half] = gm.graph.call_function(
+                        _VALUE_INDEX[n.target][half], (x, [dim] if half == 0 else dim, keepdim))
+                made[half].meta.update(n.meta, val=n.meta["val"][half])
+            user.replace_all_uses_with(made[half])
+            gm.graph.erase_node(user)
+        gm.graph.erase_node(n)
     gm.recompile()
 
 
