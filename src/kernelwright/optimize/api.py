@@ -13,7 +13,7 @@ from typing import Optional
 import torch
 
 from . import capture as capturing
-from . import emit, layout, tune
+from . import emit, emit_standalone, layout, tune
 from . import plan as planning
 
 
@@ -31,10 +31,13 @@ class Optimized:
     seconds: dict = field(default_factory=dict)
     _module: object = field(default=None, repr=False)
     model_class: Optional[type] = None  # set where optimize() was not given the problem's source
+    standalone_source: str = ""  # the same module needing only torch (emit_standalone)
 
-    def write(self, path):
-        """Write the module; it defines ModelNew (and Model, get_inputs, get_init_inputs)."""
-        source = self.source
+    def write(self, path, standalone=False):
+        """Write the module; it defines ModelNew (and Model, get_inputs, get_init_inputs).
+        ``standalone``: the module that needs only torch, its kernels built with load_inline
+        (for KernelBench's evaluator); kernelwright's GEMM stand-ins run ATen's there."""
+        source = self.standalone_source if standalone else self.source
         if self.model_class is not None:
             cls = self.model_class
             if cls.__module__ == "__main__":
@@ -125,8 +128,8 @@ def optimize(model, example_inputs, *, problem_source=None, problem_name=None, d
         best.end_to_end = (eager_ms, best.end_to_end[1])
         if best.end_to_end[1] >= eager_ms:
             best.passthrough = True
-            best.source = emit.passthrough_source(problem_source, problem_name, eager_ms, best.end_to_end[1],
-                                                  emit.design_lines(best.plan))
+            best.source = best.standalone_source = emit.passthrough_source(
+                problem_source, problem_name, eager_ms, best.end_to_end[1], emit.design_lines(best.plan))
             best._module = None
         best.seconds["end_to_end"] = time.perf_counter() - t
     return best
@@ -153,8 +156,11 @@ def _layout(model, inputs, converted, problem_source, problem_name, device, meas
         choices = {gid: timing.chosen for gid, timing in timings.items()}
         choices.update({name: c.chosen for name, c in calls.items() if c.chosen})
         seconds["measure"] = time.perf_counter() - t
-    source = emit.module_source(plan, problem_source, problem_name, choices, emit.design_lines(plan))
-    optimized = Optimized(source, plan, timings, calls, gbps, str(device), seconds, model_class=model_class)
+    design = emit.design_lines(plan)
+    source = emit.module_source(plan, problem_source, problem_name, choices, design)
+    optimized = Optimized(source, plan, timings, calls, gbps, str(device), seconds=seconds, model_class=model_class,
+                          standalone_source=emit_standalone.module_source(plan, problem_source, problem_name,
+                                                                          choices, design))
     if measuring:
         user_model = user_model if user_model is not None else model
         original = [x.contiguous() if isinstance(x, torch.Tensor) and i in converted else x for i, x in enumerate(inputs)]

@@ -26,6 +26,9 @@ def register(subparsers):
     p.add_argument("--precision", choices=["highest", "high", "medium"], default="highest",
                    help="torch.set_float32_matmul_precision for the model and the harness (default: highest)")
     p.add_argument("--report", metavar="DIR", help="write <problem>.md and <problem>.json there")
+    p.add_argument("--standalone", action="store_true",
+                   help="write a module that needs only torch (kernels built with torch.utils.cpp_extension."
+                        "load_inline on first use), for KernelBench's evaluator; verified as written")
     p.add_argument("--no-verify", action="store_true", help="write the module without running the harness")
     p.add_argument("--json", metavar="OUT.json", help="write the whole record as JSON")
     p.add_argument("--seed", type=int, default=0, help="seed for the model's weights and example inputs (default: 0)")
@@ -41,8 +44,8 @@ def run(args):
 
     console = Console(quiet=args.quiet)
     if args.suite:
-        if args.problem:
-            console.print("give either PROBLEM or --suite DIR, not both", markup=False)
+        if args.problem or args.standalone:
+            console.print("--suite takes neither PROBLEM nor --standalone", markup=False)
             return 2
         return run_suite(args, console)
     if not args.problem:
@@ -54,7 +57,8 @@ def run(args):
     stem = os.path.splitext(os.path.basename(args.problem))[0]
     output = args.output or os.path.join(os.getcwd(), stem + "_kernelwright.py")
     record = optimize_problem(args.problem, output, precision=args.precision, verify=not args.no_verify,
-                              seed=args.seed, console=console, report_dir=args.report, json_path=args.json)
+                              seed=args.seed, console=console, report_dir=args.report, json_path=args.json,
+                              standalone=args.standalone)
     print("%s: %s — %s" % (stem, record["verdict"], record.get("reason") or ""))
     return EXIT_CODES.get(record["verdict"], 2)
 

@@ -41,15 +41,16 @@ def _optimize(problem, source, seed, device):
 
 
 def optimize_problem(problem, output, *, precision="highest", verify=True, seed=0, console=None,
-                     report_dir=None, json_path=None, eval_options=None):
-    """The record of one problem: verdict, reason, speedups, per-kernel figures, decisions."""
+                     report_dir=None, json_path=None, eval_options=None, standalone=False):
+    """The record of one problem: verdict, reason, speedups, per-kernel figures, decisions.
+    ``standalone``: write (and verify) the module that needs only torch."""
     started = time.perf_counter()
     stem = os.path.splitext(os.path.basename(problem))[0]
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     record = {"problem": stem, "path": os.path.abspath(problem), "output": None, "verdict": "error",
               "reason": "", "device": str(device), "precision": precision, "kernels": [], "decisions": [],
               "seconds": {}, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-              "torch_version": torch.__version__}
+              "torch_version": torch.__version__, "standalone": standalone}
     if device.type == "cuda":
         record["device_name"] = torch.cuda.get_device_name(device)
     previous = torch.get_float32_matmul_precision()
@@ -84,7 +85,7 @@ def optimize_problem(problem, output, *, precision="highest", verify=True, seed=
             console.print(report.table(record["kernels"]))
         workdir = tempfile.mkdtemp(prefix="kw-optimize-")
         try:
-            candidate = optimized.write(os.path.join(workdir, stem + "_kernelwright.py"))
+            candidate = optimized.write(os.path.join(workdir, stem + "_kernelwright.py"), standalone=standalone)
             if verify:
                 t = time.perf_counter()
                 env = {PRECISION_ENV: precision}
