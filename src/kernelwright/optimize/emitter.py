@@ -62,6 +62,10 @@ class Emitter:
         self.counter = 0
         self.scope = Scope()
         self.in_loop = set()  # variables computed per column: whatever reads them is too
+        # (coords, shape) -> the flat index those coordinates came from: a dense tensor of the
+        # domain's shape is read at that index instead of re-multiplying the coordinates
+        # (which the compiler cannot fold back through the divisions that made them).
+        self.flat = {}
 
     def fresh(self, prefix="v"):
         self.counter += 1
@@ -149,12 +153,25 @@ class Emitter:
                 raise Unsupported("%s has dtype %s" % (node.name, val.dtype))
             self.inputs[node] = TensorArg(node.name, tuple(val.shape), tuple(val.stride()), val.dtype)
         arg = self.inputs[node]
-        terms = [c if st == 1 else "%s * %d" % (c, st) for c, st, s in zip(coords, arg.stride, arg.shape)
-                 if c != "0" and st != 0 and s != 1]
-        offset = self.index(" + ".join(terms) if terms else "0", coords)
+        offset = self.flat_offset(coords, arg.shape, arg.stride)
+        if offset is None:
+            terms = [c if st == 1 else "%s * %d" % (c, st) for c, st, s in zip(coords, arg.stride, arg.shape)
+                     if c != "0" and st != 0 and s != 1]
+            offset = self.index(" + ".join(terms) if terms else "0", coords)
         i = list(self.inputs).index(node)
         expr = self.d.load("in%d" % i, offset, opset.ctype_of(val.dtype))
         return self._emit(("load", node, coords), expr, opset.ctype_of(val.dtype), coords)
+
+    def flat_offset(self, coords, shape, stride):
+        """The domain's flat index where ``coords`` are the domain's own coordinates and the
+        tensor is laid out densely in that order; else None."""
+        flat = self.flat.get((tuple(coords), tuple(shape)))
+        if flat is None:
+            return None
+        dense = [st for s, st in zip(shape, contiguous_strides(shape)) if s != 1]
+        if [st for s, st in zip(shape, stride) if s != 1] != dense:
+            return None
+        return self.index(flat, coords)
 
     def accumulator(self, node, coords):
         if node not in self.accumulators:

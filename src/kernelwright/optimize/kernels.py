@@ -85,7 +85,7 @@ def _out_offset(coords, shape, stride):
 
 
 def _store(em, k, coords, out, var):
-    offset = em.index(_out_offset(coords, out.shape, out.stride), coords)
+    offset = em.flat_offset(coords, out.shape, out.stride) or em.index(_out_offset(coords, out.shape, out.stride), coords)
     if em.d.name == "cuda":
         return "kw_store(&out%d[%s], %s);" % (k, offset, var)
     return "kw_st(out%d, %s, %s)" % (k, offset, var)
@@ -99,6 +99,7 @@ def pointwise(nodes, outputs, dialect):
             raise Unsupported("outputs of different shapes (%s and %s)" % (shape, tuple(meta(o).shape)))
     em = Emitter(dialect, nodes)
     coords = coord_vars("d", shape, "i", em)
+    em.flat[(coords, shape)] = "i"
     outs = output_args(outputs)
     stores = [_store(em, k, coords, outs[k], em.value(o, coords)) for k, o in enumerate(outputs)]
     return em, outs, em.scope.lines + stores, shape
@@ -127,7 +128,10 @@ def rows(nodes, outputs, dialect):
     def loop_coords():
         col_coords = coord_vars("c", red_shape, "col", em)
         it_r, it_c = iter(row_coords), iter(col_coords)
-        return tuple(next(it_c) if i in dims else next(it_r) for i in range(len(full)))
+        coords = tuple(next(it_c) if i in dims else next(it_r) for i in range(len(full)))
+        if tuple(dims) == tuple(range(len(full) - len(dims), len(full))):  # rows, then columns, in memory order
+            em.flat[(coords, full)] = "row * %d + col" % _prod(red_shape)
+        return coords
 
     cols = _prod(red_shape)
     pending = [Reduce(r, "mean_of", _acc_ctype(r, "mean_of")) for r in reductions if opset.op_name(r.target) in ("var", "std")]
