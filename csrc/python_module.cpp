@@ -17,7 +17,6 @@
 #include <ATen/ExpandUtils.h>
 #include <ATen/ops/matmul.h>
 #include <ATen/ops/scalar_tensor.h>
-#include <c10/core/DeviceGuard.h>
 #include <c10/core/GradMode.h>
 #include <torch/csrc/Exceptions.h>
 #include <torch/csrc/autograd/function.h>
@@ -34,9 +33,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "kw/launchers.h"
 #include "kw/ops.h"
-#include "ops/launch.h"
 
 namespace {
 
@@ -561,33 +558,6 @@ PyObject* matmul(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   END_HANDLE_TH_ERRORS
 }
 
-#ifdef KW_WITH_CUDA
-// timing_gate(host_flags, state, token, timeout_ns): queues csrc/cuda/timing_gate.cu on the
-// current stream of state's device; kernelwright.timing drives it.
-PyObject* timing_gate(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-  HANDLE_TH_ERRORS
-  TORCH_CHECK_TYPE(nargs == 4 && plain_tensor(args[0]) && plain_tensor(args[1]) && PyLong_CheckExact(args[2]) &&
-                       PyLong_CheckExact(args[3]),
-                   "timing_gate(host_flags, state, token, timeout_ns): two tensors and two ints expected");
-  const Tensor& host = THPVariable_Unpack(args[0]);
-  const Tensor& state = THPVariable_Unpack(args[1]);
-  TORCH_CHECK(host.is_pinned() && host.scalar_type() == at::kInt && host.is_contiguous() && host.numel() >= 3,
-              "timing_gate(): host_flags must be a contiguous pinned int32 tensor of 3 elements or more");
-  TORCH_CHECK(state.is_cuda() && state.scalar_type() == at::kLong && state.is_contiguous() && state.numel() >= 2,
-              "timing_gate(): state must be a contiguous CUDA int64 tensor of 2 elements or more");
-  const long long token = PyLong_AsLongLong(args[2]);
-  const unsigned long long timeout_ns = PyLong_AsUnsignedLongLong(args[3]);
-  if (PyErr_Occurred()) return nullptr;
-  TORCH_CHECK(token > 0 && token <= INT32_MAX, "timing_gate(): token must be in [1, 2^31)");
-  c10::DeviceGuard guard(state.device());
-  const int err = kw::cuda::timing_gate(host.data_ptr<int>(), state.data_ptr(), static_cast<int>(token), timeout_ns,
-                                        kw::current_cuda_stream(state.device()));
-  TORCH_CHECK(err == 0, "timing_gate(): CUDA error: ", kw::cuda_error_string(err));
-  Py_RETURN_NONE;
-  END_HANDLE_TH_ERRORS
-}
-#endif
-
 #define KW_FAST(name, fn) \
   { name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fn)), METH_FASTCALL, nullptr }
 
@@ -603,9 +573,6 @@ PyMethodDef methods[] = {
     KW_FAST("rms_norm", rms_norm),
     KW_FAST("linear", linear),
     KW_FAST("matmul", matmul),
-#ifdef KW_WITH_CUDA
-    KW_FAST("timing_gate", timing_gate),
-#endif
     {nullptr, nullptr, 0, nullptr}};
 
 #define KW_STR2(x) #x

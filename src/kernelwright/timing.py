@@ -21,11 +21,11 @@
   queued, as in a model whose host runs ahead of its GPU: the events time the device's work
   unless the host falls behind.  No wall clock is kept (it would include the flush).
 * **CUDA, gated** (``gate=Gate(device)``): after the flush a gate kernel
-  (csrc/cuda/timing_gate.cu) takes every warp slot of every SM; once all of it is resident
-  the call is made and its end recorded, then the host opens the gate.  The events see the
-  call's device work alone, whatever the host's speed; no work the call sends to another
-  stream can run before the gate opens (a GPU spin queued ahead of the call would leave
-  the other SMs to such work, unseen), and a host clock from the opening to a
+  (kernelwright/timing_gate.py, compiled with NVRTC) takes every warp slot of every SM; once
+  all of it is resident the call is made and its end recorded, then the host opens the gate.
+  The events see the call's device work alone, whatever the host's speed; no work the call
+  sends to another stream can run before the gate opens (a GPU spin queued ahead of the call
+  would leave the other SMs to such work, unseen), and a host clock from the opening to a
   device-wide synchronisation (``wall_*``) shows work that outlasts the timed stream.  The
   host's time inside the call is kept too (``host_*``): per call, the larger of it and the
   device time is what the call costs a caller that keeps the GPU fed (``pipelined_*``).  A
@@ -48,6 +48,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable, List, Optional
 
 import torch
+
+from kernelwright.timing_gate import Gate, GateUnavailable
 
 _perf_counter = time.perf_counter
 _Event = torch.cuda.Event
@@ -158,54 +160,6 @@ def _make_flush(device):
         buf.fill_(counter[0])
 
     return flush
-
-
-class GateUnavailable(RuntimeError):
-    """The gate cannot be used here: no CUDA build of the extension, or its blocks never all
-    became resident (another process or stream holds part of the device)."""
-
-
-class Gate:
-    """The host's side of csrc/cuda/timing_gate.cu on one device.
-
-    Made before any code that is timed later is imported, so that code cannot replace the
-    function it launches through.
-    """
-
-    RESIDENT_TIMEOUT_S = 1.0
-
-    def __init__(self, device):
-        from kernelwright._build.loader import load_extension
-
-        self.device = torch.device(device)
-        launch = getattr(load_extension(), "timing_gate", None)
-        if launch is None:
-            raise GateUnavailable("this build of kernelwright has no CUDA kernels")
-        self._launch = launch
-        self._host = torch.zeros(3, dtype=torch.int32, pin_memory=True)
-        self._flags = self._host.numpy()  # the same pinned memory, read and written without torch
-        self._state = torch.zeros(2, dtype=torch.int64, device=self.device)
-        self._token = 0
-
-    def close(self, timeout_ms):
-        """Queue the gate on the current stream and return once every block of it is resident."""
-        self._token += 1
-        self._launch(self._host, self._state, self._token, int(timeout_ms * 1e6))
-        deadline = _perf_counter() + self.RESIDENT_TIMEOUT_S + timeout_ms * 1e-3
-        while self._flags[1] != self._token:
-            if _perf_counter() > deadline:
-                self.open()
-                _cuda_synchronize(self.device)
-                raise GateUnavailable("the gate's blocks did not all become resident within %.1f s: "
-                                      "another process or stream holds part of the device"
-                                      % self.RESIDENT_TIMEOUT_S)
-
-    def open(self):
-        self._flags[0] = self._token
-
-    def opened_by_timeout(self):
-        """After a synchronisation: whether the last gate opened on its own."""
-        return bool(self._flags[2] == self._token)
 
 
 def time_fn(

@@ -34,8 +34,6 @@ KW_DECLARE_ELEMENTWISE_LAUNCHERS(int, cuda, , void* stream)
 namespace cuda {
 // Bytes of scratch logsumexp_forward needs for this geometry on the current device (0: none).
 int64_t logsumexp_workspace_bytes(DType dtype, const ReduceGeometry& g);
-// csrc/cuda/timing_gate.cu: host_flags is pinned host memory, state device memory.
-int timing_gate(int* host_flags, void* state, int token, unsigned long long timeout_ns, void* stream);
 }  // namespace cuda
 
 }  // namespace kw
