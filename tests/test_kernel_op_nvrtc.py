@@ -12,19 +12,12 @@ import torch
 
 from kernelwright.kernel import KernelCompileError, parse_kernel
 from kernelwright.kernel import nvrtc
+from tests.markers import needs_nvrtc
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
 
 
-def _nvrtc_works():
-    try:
-        nvrtc.nvrtc_version()
-        return True
-    except Exception:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _nvrtc_works(), reason="cuda-bindings with an NVRTC library is not installed")
+pytestmark = needs_nvrtc
 
 SQUARE = r"""
 template <typename scalar_t>

@@ -14,20 +14,10 @@ import torch
 from kernelwright import timing, timing_gate
 from kernelwright.harness import evaluate
 from kernelwright.kernel import nvrtc, parse_kernel
+from tests.markers import needs_nvrtc
 
 CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
 FAST = dict(trials=2, compile=False, timing_budget_s=0.2, min_reps=5, warmup_ms=5.0, timeout=120)
-
-
-def _nvrtc_works():
-    try:
-        nvrtc.nvrtc_version()
-        return True
-    except Exception:
-        return False
-
-
-needs_nvrtc = pytest.mark.skipif(not _nvrtc_works(), reason="cuda-bindings with an NVRTC library is not installed")
 
 
 @pytest.fixture
