@@ -10,6 +10,7 @@ import sys
 
 from rich.text import Text
 
+from kernelwright.distributed.common import LOCAL_CLUSTER, SchedulerError, where
 from kernelwright.harness.protocol import PRECISION_ENV
 
 EXIT_CODES = {"pass": 0, "fail": 1, "error": 2, "timeout": 3, "crash": 4}
@@ -30,9 +31,24 @@ def register(subparsers):
                    help="suite output directory: results.jsonl, summary.md, speedups.png (default: "
                         "kernelwright-report/eval-<suite directory's name>); an existing one resumes "
                         "where it stopped")
+    add_scheduler_option(p, "evaluation")
     add_eval_options(p)
     p.set_defaults(func=run)
     return p
+
+
+def add_scheduler_option(p, unit):
+    """--scheduler, which `eval --suite` and `optimize --suite` share."""
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --suite: run on the Dask cluster of the scheduler at ADDRESS (e.g. "
+                        "tcp://head:8786), one %s per worker offering the resource GPU=1; 'local-cluster' "
+                        "starts one on this host, a worker per GPU (needs kernelwright[distributed]; see "
+                        "docs/distributed.md)" % unit)
+
+
+def remote(args):
+    """Whether the suite runs on workers elsewhere, whose GPUs this host cannot see."""
+    return bool(getattr(args, "scheduler", None)) and args.scheduler != LOCAL_CLUSTER
 
 
 def add_eval_options(p):
@@ -113,8 +129,12 @@ def run(args):
         if args.problem or args.candidate:
             console.print(Text("give either PROBLEM CANDIDATE or --suite DIR, not both", style="red"))
             return 2
-        env = cpu_fallback(args, console, "evaluating on the CPU")
-        return run_suite(args.suite, args.out, options_from_args(args, env), console, args.jobs, args.json)
+        env = {} if remote(args) else cpu_fallback(args, console, "evaluating on the CPU")
+        return run_suite(args.suite, args.out, options_from_args(args, env), console, args.jobs, args.json,
+                         scheduler=args.scheduler)
+    if args.scheduler:
+        console.print(Text("--scheduler runs a suite: give --suite DIR", style="red"))
+        return 2
     if not (args.problem and args.candidate):
         console.print(Text("usage: kernelwright eval PROBLEM.py CANDIDATE.py [options] | --suite DIR", style="red"))
         return 2
@@ -131,8 +151,10 @@ def run(args):
     return EXIT_CODES.get(result["verdict"], 2)
 
 
-def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None, title="kernelwright eval"):
-    """Evaluates a suite with a progress bar and prints the table; returns the exit status."""
+def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None, title="kernelwright eval",
+              scheduler=None):
+    """Evaluates a suite with a progress bar and prints the table; returns the exit status.
+    ``scheduler``: on that Dask cluster (see kernelwright.distributed)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from kernelwright.harness.report import STYLE, print_table
@@ -148,13 +170,17 @@ def run_suite(suite_dir, out_dir, options, console, jobs=None, json_path=None, t
     def on_result(rec):
         progress.advance(state["task"])
         verdict = rec.get("verdict", "error")
+        judged = rec.get("judged_by")
         progress.console.print(Text.assemble((rec["id"], "bold"), " ", (verdict, STYLE.get(verdict, "")), "  ",
-                                             rec.get("reason") or ""))
+                                             rec.get("reason") or "", ("  [%s]" % where(judged)) if judged else ""))
 
     try:
         with progress:
             summary = evaluate_suite(suite_dir, out_dir, options, jobs=jobs,
-                                     on_start=on_start, on_result=on_result)
+                                     on_start=on_start, on_result=on_result, scheduler=scheduler)
+    except SchedulerError as exc:
+        console.print(Text("--scheduler: %s" % exc, style="red"))
+        return 2
     except ValueError as exc:
         console.print(Text("--suite: %s" % exc, style="red"))
         return 2

@@ -15,7 +15,7 @@ import threading
 import time
 
 from kernelwright.harness import proctree
-from kernelwright.harness.protocol import Event
+from kernelwright.harness.protocol import PARENT_ENV, Event
 
 LOG_LIMIT_BYTES = 256 << 20
 
@@ -100,6 +100,7 @@ class Worker:
         full_env["PYTHONPATH"] = os.pathsep.join(
             [root] + [p for p in full_env.get("PYTHONPATH", "").split(os.pathsep) if p])
         full_env["PYTHONUNBUFFERED"] = "1"
+        full_env[PARENT_ENV] = str(os.getpid())
         full_env.setdefault("PYTHONFAULTHANDLER", "1")
         rfd, wfd = os.pipe()
         self.proc = subprocess.Popen(

@@ -7,6 +7,8 @@ the parent side must stay importable without it.
 
 # torch.set_float32_matmul_precision for every worker ('highest', 'high' or 'medium').
 PRECISION_ENV = "KERNELWRIGHT_FLOAT32_MATMUL_PRECISION"
+# The pid of the process that started a worker: the worker dies with it (proctree.die_with_parent).
+PARENT_ENV = "KERNELWRIGHT_HARNESS_PARENT"
 
 
 class Role:

@@ -12,6 +12,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from kernelwright.distributed.common import judged_by_markdown
 from kernelwright.harness.roofline import num, si
 
 FAST_P = (0.0, 1.0, 2.0)
@@ -173,7 +174,7 @@ def markdown(results, summary, where=None):
     bounds = [(r, bound_line(r)) for r in results]
     lines += ["", "## What bounds each candidate", ""] + [
         "- **%s**: %s" % (_name(r), line) for r, line in bounds if line]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + judged_by_markdown(results, _name)
 
 
 def plot(results, path, where=None):

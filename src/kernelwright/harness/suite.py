@@ -82,11 +82,12 @@ def load_results(path):
     return out
 
 
-def _safe(name):
+def safe_name(name):
+    """``name`` as one file name: an id's "/" and anything unusual become "__"."""
     return re.sub(r"[^A-Za-z0-9_.-]+", "__", name)
 
 
-def _visible_gpus():
+def visible_gpus():
     import torch
 
     if not torch.cuda.is_available():
@@ -115,20 +116,21 @@ class _Sink:
                 f.write(json.dumps(rec) + "\n")
                 f.flush()
                 os.fsync(f.fileno())
-            with open(os.path.join(self.json_dir, _safe(rec["id"]) + ".json"), "w") as f:
+            with open(os.path.join(self.json_dir, safe_name(rec["id"]) + ".json"), "w") as f:
                 json.dump(rec, f, indent=2)
             self.new.append(rec)
             if self.on_result:
                 self.on_result(rec)
 
 
-def _build(pair, out_dir, opts):
-    """Import the candidate in a build worker; a result dict if that failed, else None."""
+def build_pair(pair, out_dir, opts):
+    """Import the candidate in a build worker, its extensions built in OUT/build/<id>; a
+    result dict if that failed, else None."""
     pid, problem, cand = pair
-    workdir = os.path.join(out_dir, "work", _safe(pid))
+    workdir = os.path.join(out_dir, "work", safe_name(pid))
     env = dict(os.environ)
     env.update(opts.env or {})
-    env["TORCH_EXTENSIONS_DIR"] = os.path.join(out_dir, "build", _safe(pid))
+    env["TORCH_EXTENSIONS_DIR"] = os.path.join(out_dir, "build", safe_name(pid))
     job = {"role": Role.BUILD, "candidate": os.path.abspath(cand), "device": opts.device}
     w = Worker(Role.BUILD, job, workdir, env, memory_limit_mb=opts.memory_limit_mb,
                build_timeout=opts.build_timeout, timeout=opts.build_timeout)
@@ -142,6 +144,17 @@ def _build(pair, out_dir, opts):
                 "traceback": f.details.get("traceback")}
     finally:
         w.close()
+
+
+def evaluate_pair(pair, out_dir, opts, env=None):
+    """The record of one pair, evaluated with the build that :func:`build_pair` left in
+    ``out_dir``; ``env`` replaces ``opts.env`` for the workers."""
+    pid, problem, cand = pair
+    res = evaluate(problem, cand, opts, env=opts.env if env is None else env,
+                   build_dir=os.path.join(out_dir, "build", safe_name(pid)),
+                   workdir=os.path.join(out_dir, "work", safe_name(pid)))
+    res["id"] = pid
+    return res
 
 
 class SuiteInterrupted(KeyboardInterrupt):
@@ -176,7 +189,7 @@ def _evaluate_pending(pending, out_dir, opts, jobs, sink, build_first):
     if build_first and pending:
         n = jobs or os.cpu_count() or 1
         failures = _map_cancellable(
-            lambda p: None if cancel.is_set() else _build(p, out_dir, opts), pending, n, cancel)
+            lambda p: None if cancel.is_set() else build_pair(p, out_dir, opts), pending, n, cancel)
         built = []
         for pair, fail in zip(pending, failures):
             if fail is not None:
@@ -184,7 +197,7 @@ def _evaluate_pending(pending, out_dir, opts, jobs, sink, build_first):
             else:
                 built.append(pair)
 
-    gpus = _visible_gpus() if opts.device in ("auto", "cuda") else []
+    gpus = visible_gpus() if opts.device in ("auto", "cuda") else []
     slots = [{"CUDA_VISIBLE_DEVICES": g} for g in gpus] or [{}]
     queue = list(built)
     qlock = threading.Lock()
@@ -197,10 +210,7 @@ def _evaluate_pending(pending, out_dir, opts, jobs, sink, build_first):
                 pid, problem, cand = queue.pop(0)
             env = dict(opts.env or {})
             env.update(slot_env)
-            res = evaluate(problem, cand, opts, env=env,
-                           build_dir=os.path.join(out_dir, "build", _safe(pid)),
-                           workdir=os.path.join(out_dir, "work", _safe(pid)))
-            res["id"] = pid
+            res = evaluate_pair((pid, problem, cand), out_dir, opts, env)
             if slot_env:
                 res["gpu"] = slot_env["CUDA_VISIBLE_DEVICES"]
             if not cancel.is_set():  # a worker killed by the interruption is no verdict
@@ -210,13 +220,16 @@ def _evaluate_pending(pending, out_dir, opts, jobs, sink, build_first):
 
 
 def evaluate_suite(suite_dir, out_dir=None, options=None, jobs=None, on_result=None,
-                   on_start=None, build_first=True, **overrides):
+                   on_start=None, build_first=True, scheduler=None, **overrides):
     """Evaluate every pair in ``suite_dir``; results go to ``out_dir`` (see module doc), by
     default kernelwright-report/eval-<suite directory's name>, where `kernelwright run` writes.
 
-    ``on_start(total, already_done)`` and ``on_result(record)`` let a caller show
-    progress.  Returns the summary from :func:`kernelwright.harness.report.summarize`,
-    with ``results`` (every record, old and new) and the paths written.
+    ``scheduler``, a Dask scheduler's address or "local-cluster", runs the pending pairs on
+    that cluster's workers instead of this host's (see docs/distributed.md); the results, the
+    resume and the summary are the same.  ``on_start(total, already_done)`` and
+    ``on_result(record)`` let a caller show progress.  Returns the summary from
+    :func:`kernelwright.harness.report.summarize`, with ``results`` (every record, old and
+    new) and the paths written.
     """
     from kernelwright.harness import report
 
@@ -239,7 +252,12 @@ def evaluate_suite(suite_dir, out_dir=None, options=None, jobs=None, on_result=N
         on_start(len(pairs), len(pairs) - len(pending))
     sink = _Sink(out_dir, on_result)
     try:
-        _evaluate_pending(pending, out_dir, opts, jobs, sink, build_first)
+        if scheduler and pending:
+            from kernelwright.distributed import evaluate_pending
+
+            evaluate_pending(scheduler, pending, out_dir, opts, sink.add, jobs=jobs, build_first=build_first)
+        else:
+            _evaluate_pending(pending, out_dir, opts, jobs, sink, build_first)
     except KeyboardInterrupt:
         raise SuiteInterrupted(os.path.join(out_dir, RESULTS), len(old) + len(sink.new), len(pairs)) from None
 

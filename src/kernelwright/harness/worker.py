@@ -21,7 +21,7 @@ import sys
 
 from kernelwright.harness import proctree
 from kernelwright.harness.plumbing import Channel, failure
-from kernelwright.harness.protocol import PRECISION_ENV, Event, Role
+from kernelwright.harness.protocol import PARENT_ENV, PRECISION_ENV, Event, Role
 
 
 def _role(name):
@@ -43,6 +43,8 @@ def _role(name):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if os.environ.get(PARENT_ENV):
+        proctree.die_with_parent(int(os.environ[PARENT_ENV]))
     with open(argv[0]) as f:
         job = json.load(f)
     chan = Channel(int(argv[1]))

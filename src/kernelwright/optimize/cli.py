@@ -6,6 +6,9 @@ Importing this module is cheap (no torch): it only registers the subcommand.
 import os
 import sys
 
+from kernelwright.distributed.common import SchedulerError, where
+from kernelwright.harness.cli import add_scheduler_option
+
 EXIT_CODES = {"pass": 0, "fail": 1, "error": 2, "timeout": 3, "crash": 4}
 
 
@@ -21,6 +24,7 @@ def register(subparsers):
     p.add_argument("--out", metavar="OUT", help="with --suite: results.jsonl, summary.json, speedups.png, "
                                                 "models/ and reports/ (default: kernelwright-optimize)")
     p.add_argument("--timeout", type=float, default=600.0, help="with --suite: seconds per problem (default: 600)")
+    add_scheduler_option(p, "problem")
     p.add_argument("-o", "--output", metavar="MODEL_NEW.py",
                    help="where to write ModelNew (default: <problem>_kernelwright.py in the current directory)")
     p.add_argument("--precision", choices=["highest", "high", "medium"], default="highest",
@@ -48,6 +52,9 @@ def run(args):
             console.print("--suite takes neither PROBLEM nor --standalone", markup=False)
             return 2
         return run_suite(args, console)
+    if args.scheduler:
+        console.print("--scheduler runs a suite: give --suite DIR", markup=False)
+        return 2
     if not args.problem:
         console.print("usage: kernelwright optimize PROBLEM.py [-o OUT.py] | --suite DIR --out OUT", markup=False)
         return 2
@@ -79,12 +86,18 @@ def run_suite(args, console):
     def on_result(r):
         progress.advance(state["task"])
         sp = r.get("speedup_vs_eager")
-        progress.console.print("%-48s %-7s %s  %s" % (r["problem"][:48], r["verdict"], "%.2fx" % sp if sp else "-",
-                                                     (r.get("reason") or "")[:60]), markup=False)
+        judged = r.get("judged_by")
+        progress.console.print("%-48s %-7s %s  %s%s" % (r["problem"][:48], r["verdict"], "%.2fx" % sp if sp else "-",
+                                                       (r.get("reason") or "")[:60],
+                                                       "  [%s]" % where(judged) if judged else ""), markup=False)
 
     try:
         with progress:
-            records, summary = suite.run_suite(args.suite, out, args.precision, args.timeout, on_start, on_result)
+            records, summary = suite.run_suite(args.suite, out, args.precision, args.timeout, on_start, on_result,
+                                               scheduler=args.scheduler)
+    except SchedulerError as error:
+        console.print("--scheduler: %s" % error, markup=False)
+        return 2
     except ValueError as error:
         console.print("--suite: %s" % error, markup=False)
         return 2

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-from kernelwright.harness.report import plot, summarize
+from kernelwright.harness.report import judged_by_markdown, plot, summarize
 
 from .report import suite_markdown
 
@@ -34,8 +34,10 @@ def done_records(out):
         return [json.loads(line) for line in f if line.strip()]
 
 
-def run_suite(directory, out, precision="highest", timeout=600, on_start=None, on_result=None):
-    """Optimizes every pending problem; returns (records, summary)."""
+def run_suite(directory, out, precision="highest", timeout=600, on_start=None, on_result=None, scheduler=None):
+    """Optimizes every pending problem; returns (records, summary).  ``scheduler``, a Dask
+    scheduler's address or "local-cluster", runs them on that cluster's GPU workers (see
+    docs/distributed.md)."""
     if not os.path.isdir(directory):
         raise ValueError("not a directory: %s" % directory)
     problems = problem_files(directory)
@@ -47,23 +49,31 @@ def run_suite(directory, out, precision="highest", timeout=600, on_start=None, o
     pending = [p for p in problems if os.path.abspath(p) not in seen]
     if on_start:
         on_start(len(problems), len(problems) - len(pending))
-    for path in pending:
-        record = _one(path, out, precision, timeout)
+
+    def add(record):
         with open(os.path.join(out, RESULTS), "a") as f:
             f.write(json.dumps(record, default=str) + "\n")
         records.append(record)
         if on_result:
             on_result(record)
+
+    if scheduler and pending:
+        from kernelwright.distributed import optimize_pending
+
+        optimize_pending(scheduler, pending, out, precision, timeout, add)
+    else:
+        for path in pending:
+            add(optimize_one(path, out, precision, timeout))
     summary = summarize(records)
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
     with open(os.path.join(out, "summary.md"), "w") as f:
-        f.write(suite_markdown(records, summary))
+        f.write(suite_markdown(records, summary) + judged_by_markdown(records))
     plot([dict(r, id=r["problem"]) for r in records], os.path.join(out, "speedups.png"))
     return records, summary
 
 
-def _one(path, out, precision, timeout):
+def optimize_one(path, out, precision, timeout):
     """One problem in a child process, so that a crash, a hang or a poisoned CUDA context
     costs that problem alone."""
     stem = os.path.splitext(os.path.basename(path))[0]
