@@ -23,7 +23,7 @@ from kernelwright.kernel import nvrtc
 from kernelwright.optimize import capture, opset, plan, runtime
 from kernelwright.optimize.suite import problem_files
 
-_WORK = (opset.POINTWISE, opset.REDUCTION)
+_WORK = (opset.POINTWISE, opset.REDUCTION, opset.WINDOW)
 
 
 def _load(path):

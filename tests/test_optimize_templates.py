@@ -1,9 +1,12 @@
 """Which kernel templates and launch variants the code generator offers for a reduction's
 shape and layout: the choices the GPU then measures."""
 
+import pytest
 import torch
+import torch.nn.functional as F
 
-from kernelwright.optimize import capture, plan, split
+from kernelwright.kernel import nvrtc
+from kernelwright.optimize import capture, interpret, plan, runtime, split
 
 
 def _reduction_spec(fn, *inputs):
@@ -72,3 +75,64 @@ def test_max_over_a_dim_becomes_reductions_for_the_halves_in_use():
     assert "amin" in ops and "argmin" in ops
     names = {str(n.target) for n in p.captured.graph_module.graph.nodes}
     assert not any("min.dim" in t for t in names)
+
+
+_POOLS = {
+    "max2d_dilated_padded_ceil": (lambda x: F.max_pool2d(x, 3, 2, 1, 2, ceil_mode=True), (2, 3, 17, 19)),
+    "relu_max2d_sigmoid": (lambda x: torch.sigmoid(F.max_pool2d(torch.relu(x), 2)), (2, 3, 16, 18)),
+    "avg2d_padded": (lambda x: F.avg_pool2d(x, 3, 1, 1), (2, 3, 11, 13)),
+    "avg2d_ceil_exclude_pad": (lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False), (2, 3, 12, 13)),
+    "avg2d_divisor_override": (lambda x: F.avg_pool2d(x, 2, 2, 1, divisor_override=3), (2, 3, 9, 9)),
+    "avg1d": (lambda x: F.avg_pool1d(x, 8, 1, 4), (2, 5, 67)),
+    "max1d_dilated": (lambda x: F.max_pool1d(x, 4, 3, 2, 2), (2, 5, 67)),
+    "max3d_dilated": (lambda x: F.max_pool3d(x, 3, 2, 1, 3), (2, 2, 13, 14, 15)),
+    "avg3d_scaled": (lambda x: F.avg_pool3d(x, 2) * 2.0, (2, 2, 8, 9, 10)),
+    "avg2d_then_channel_sum": (lambda x: F.avg_pool2d(x, 2).sum(dim=1), (2, 4, 8, 8)),
+    "max2d_half": (lambda x: F.max_pool2d(x.half(), 2, 2, 1).float(), (2, 3, 9, 9)),
+    "max2d_nan": (lambda x: F.max_pool2d(torch.where(x > 1.5, float("nan"), x), 2), (2, 3, 10, 10)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_POOLS))
+def test_pooling_fuses_into_a_kernel_that_matches_aten(case):
+    fn, shape = _POOLS[case]
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return fn(x)
+
+    torch.manual_seed(0)
+    x = torch.randn(*shape)
+    p = plan.plan(capture.capture(M(), [x]))
+    assert any(op.endswith(("pool1d", "pool2d", "pool3d")) for g in p.groups for op in p.specs[g.id].ops)
+    kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
+    with torch.no_grad():
+        got, want = interpret.run(p, M(), [x], kernels), M()(x)
+    got = got[0] if isinstance(got, (list, tuple)) else got
+    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-6, equal_nan=True)
+    if nvrtc.available():
+        for g in p.groups:
+            spec = p.specs[g.id]
+            nvrtc._compile(runtime.PRELUDE + spec.cuda_source(spec.variants[0]), spec.name + ".cu", spec.name,
+                           ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+
+
+def test_pooling_whose_indices_are_used_stays_with_aten():
+    class M(torch.nn.Module):
+        def forward(self, x):
+            values, indices = F.max_pool2d(x, 2, return_indices=True)
+            return values, indices
+
+    p = plan.plan(capture.capture(M(), [torch.randn(2, 3, 8, 8)]))
+    assert not p.groups
+    assert any("max_pool2d_with_indices" in str(n.target) for n in p.captured.graph_module.graph.nodes)
+
+
+def test_a_reduction_over_size_one_dims_compiles_in_every_variant():
+    """One column: the column coordinates are literal zeros, so a dense read of the row must not
+    name the loop's ``col`` outside the loop."""
+    spec = _reduction_spec(lambda x: torch.nn.functional.gelu(x - x.amax(1, keepdim=True)), torch.randn(37, 1))
+    if nvrtc.available():
+        for launch in spec.variants:
+            nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
+                           ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)

@@ -23,10 +23,22 @@ _FUSIBLE_DECOMPOSITIONS = [
     aten.rms_norm, aten.linalg_vector_norm,
 ]
 
-# max/min over a dim return (values, indices): as amax/amin and argmax/argmin, each half is a
-# reduction the code generator fuses (both take the first index of the extreme, NaN first).
-_VALUE_INDEX = {aten.max.dim: (aten.amax.default, aten.argmax.default),
-                aten.min.dim: (aten.amin.default, aten.argmin.default)}
+# Ops returning (values, indices) whose halves the code generator fuses when used alone: max/min
+# over a dim as amax/amin and argmax/argmin (both take the first index of the extreme, NaN
+# first), max pooling's values as the pooling op without indices. op -> a (target, args) for
+# each half, or None where that half has no such op.
+_HALVES = {
+    aten.max.dim: (lambda a, k: (aten.amax.default, (a[0], [a[1]], _keepdim(a, k)), {}),
+                   lambda a, k: (aten.argmax.default, (a[0], a[1], _keepdim(a, k)), {})),
+    aten.min.dim: (lambda a, k: (aten.amin.default, (a[0], [a[1]], _keepdim(a, k)), {}),
+                   lambda a, k: (aten.argmin.default, (a[0], a[1], _keepdim(a, k)), {})),
+    aten.max_pool2d_with_indices.default: (lambda a, k: (aten.max_pool2d.default, a, k), None),
+    aten.max_pool3d_with_indices.default: (lambda a, k: (aten.max_pool3d.default, a, k), None),
+}
+
+
+def _keepdim(args, kwargs):
+    return args[2] if len(args) > 2 else kwargs.get("keepdim", False)
 
 
 class CaptureError(Exception):
@@ -103,19 +115,18 @@ def _drop_metadata_asserts(gm):
 
 def _split_value_index_reductions(gm):
     for n in list(gm.graph.nodes):
-        if n.op != "call_function" or n.target not in _VALUE_INDEX:
+        if n.op != "call_function" or n.target not in _HALVES:
             continue
-        x, dim = n.args[0], n.args[1]
-        keepdim = n.args[2] if len(n.args) > 2 else n.kwargs.get("keepdim", False)
+        halves = [u.args[1] if u.target is operator.getitem else None for u in n.users]
+        if any(h is None or _HALVES[n.target][h] is None for h in halves):
+            continue  # the tuple used whole, or a half with no op of its own: ATen computes it
         made = {}
         for user in list(n.users):
-            if user.target is not operator.getitem:
-                raise CaptureError("%s's tuple is used whole by %s" % (n.name, user.name))
             half = user.args[1]
             if half not in made:  # only the halves in use: an unused argmax would be a kernel output
+                target, args, kwargs = _HALVES[n.target][half](tuple(n.args), dict(n.kwargs))
                 with gm.graph.inserting_after(n):
-                    made[half] = gm.graph.call_function(
-                        _VALUE_INDEX[n.target][half], (x, [dim] if half == 0 else dim, keepdim))
+                    made[half] = gm.graph.call_function(target, args, kwargs)
                 made[half].meta.update(n.meta, val=n.meta["val"][half])
             user.replace_all_uses_with(made[half])
             gm.graph.erase_node(user)

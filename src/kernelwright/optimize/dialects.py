@@ -67,6 +67,11 @@ KW_F float kw_truncdiv(float a, float b) { return truncf(a / b); }
 KW_F double kw_truncdiv(double a, double b) { return trunc(a / b); }
 KW_F long long kw_truncdiv(long long a, long long b) { return a / b; }
 KW_F long long kw_abs(long long x) { return x < 0 ? -x : x; }
+// Index arithmetic of pooling windows (the index type is int or long long; bounds are literals).
+template <typename T> KW_F T kw_imin(T a, long long b) { return a < (T)b ? a : (T)b; }
+template <typename T> KW_F T kw_imax(T a, long long b) { return a > (T)b ? a : (T)b; }
+template <typename T> KW_F T kw_iclamp(T x, long long lo, long long hi) { return x < (T)lo ? (T)lo : (x > (T)hi ? (T)hi : x); }
+template <typename T> KW_F bool kw_inside(T x, long long lo, long long hi) { return x >= (T)lo && x < (T)hi; }
 template <typename T> KW_F T kw_leaky_relu(T x, T slope) { return x > T(0) ? x : x * slope; }
 template <typename T> KW_F T kw_elu(T x, T alpha, T scale, T input_scale) {
   return x > T(0) ? scale * x : scale * alpha * kw_expm1(x * input_scale); }
@@ -212,6 +217,10 @@ TORCH_HELPERS = {
     "kw_cast": _cast,
     "kw_floordiv": lambda a, b: torch.div(torch.as_tensor(a), b, rounding_mode="floor"),
     "kw_truncdiv": lambda a, b: torch.div(torch.as_tensor(a), b, rounding_mode="trunc"),
+    "kw_imin": lambda a, b: torch.clamp(torch.as_tensor(a), max=b),
+    "kw_imax": lambda a, b: torch.clamp(torch.as_tensor(a), min=b),
+    "kw_iclamp": lambda x, lo, hi: torch.clamp(torch.as_tensor(x), lo, hi),
+    "kw_inside": lambda x, lo, hi: (torch.as_tensor(x) >= lo) & (torch.as_tensor(x) < hi),
 }
 
 

@@ -12,7 +12,7 @@ import re
 
 import torch
 
-from . import dialects, opset
+from . import dialects, opset, window
 from .ir import TensorArg, Unsupported
 
 _COL_VAR = re.compile(r"^c\d+$")
@@ -108,6 +108,8 @@ class Emitter:
             return self.accumulator(node, coords)
         if k == opset.VIEW:
             return self.value(node.args[0], self.view_coords(node, coords))
+        if k == opset.WINDOW:
+            return window.value(self, node, coords)
         ctype = opset.ctype_of(meta(node).dtype)
         if k == opset.CONSTANT:
             value = node.args[1] if opset.op_name(node.target) in ("full", "full_like") else node.args[0]

@@ -130,7 +130,9 @@ def rows(nodes, outputs, dialect):
         it_r, it_c = iter(row_coords), iter(col_coords)
         coords = tuple(next(it_c) if i in dims else next(it_r) for i in range(len(full)))
         if tuple(dims) == tuple(range(len(full) - len(dims), len(full))):  # rows, then columns, in memory order
-            em.flat[(coords, full)] = "row * %d + col" % _prod(red_shape)
+            # With one column its coordinates are all literal 0, and a value at them is hoisted
+            # out of the column loop, where ``col`` is not defined.
+            em.flat[(coords, full)] = "row * %d + col" % _prod(red_shape) if _prod(red_shape) > 1 else "row"
         return coords
 
     cols = _prod(red_shape)

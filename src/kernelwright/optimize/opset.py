@@ -7,6 +7,8 @@ CPU rendering. ``{a}``, ``{b}``, ``{c}`` are the tensor operands (already at the
 type); ``{p0}``, ``{p1}`` ... are scalar parameters rendered as literals of that type.
 """
 
+from dataclasses import dataclass
+
 import torch
 
 aten = torch.ops.aten
@@ -16,6 +18,7 @@ POINTWISE = "pointwise"
 REDUCTION = "reduction"
 VIEW = "view"
 CONSTANT = "constant"
+WINDOW = "window"  # pooling: each output element reduces a small window of its input
 
 # op -> (template, names of the scalar parameters taken from args/kwargs after the tensors)
 _UNARY = {
@@ -51,6 +54,7 @@ _REDUCTIONS = {"sum", "mean", "amax", "amin", "prod", "var", "std", "argmax", "a
 _VIEWS = {"view", "_unsafe_view", "reshape", "expand", "permute", "unsqueeze", "squeeze", "t", "transpose",
           "slice", "select", "as_strided", "broadcast_in_dim", "alias_view"}
 _CONSTANTS = {"full", "scalar_tensor", "full_like", "zeros_like", "ones_like"}
+_WINDOWS = {"max_pool2d": 2, "max_pool3d": 3, "avg_pool2d": 2, "avg_pool3d": 3}
 
 
 def op_name(target):
@@ -77,6 +81,8 @@ def kind(node):
         return CONSTANT
     if name in _REDUCTIONS:
         return REDUCTION
+    if name in _WINDOWS:
+        return WINDOW
     if name in _UNARY or name in _BINARY or name in _EXTRA:
         return POINTWISE
     return None
@@ -239,3 +245,37 @@ def ctype_of(dtype):
         raise KeyError("complex")
     return "i64"
 
+
+@dataclass
+class Window:
+    """A pooling op's parameters, one entry a pooled (trailing) dim, defaults filled in."""
+
+    op: str  # "max" or "avg"
+    kernel: tuple
+    stride: tuple
+    padding: tuple
+    dilation: tuple
+    count_include_pad: bool = True
+    divisor_override: int = 0
+
+
+def window(node):
+    """The ``Window`` of a pooling node, its arguments as the op's schema names them."""
+    name = op_name(node.target)
+    n = _WINDOWS[name]
+    names = [a.name for a in node.target._schema.arguments]
+    given = dict(zip(names, node.args))
+    given.update(node.kwargs)
+
+    def dims(key, default):
+        v = given.get(key, default)
+        v = list(v) if isinstance(v, (list, tuple)) else [v]
+        return tuple(v * n if len(v) == 1 else v) if v else None
+
+    kernel = dims("kernel_size", None)
+    stride = dims("stride", []) or kernel
+    padding = dims("padding", 0)
+    if name.startswith("max"):
+        return Window("max", kernel, stride, padding, dims("dilation", 1))
+    return Window("avg", kernel, stride, padding, (1,) * n, bool(given.get("count_include_pad", True)),
+                  int(given.get("divisor_override") or 0))

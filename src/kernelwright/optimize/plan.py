@@ -15,8 +15,8 @@ import torch
 from . import codegen, opset
 from .ir import Group, KernelSpec, Unsupported
 
-_FUSIBLE = (opset.POINTWISE, opset.REDUCTION, opset.VIEW, opset.CONSTANT)
-_WORK = (opset.POINTWISE, opset.REDUCTION)
+_FUSIBLE = (opset.POINTWISE, opset.REDUCTION, opset.WINDOW, opset.VIEW, opset.CONSTANT)
+_WORK = (opset.POINTWISE, opset.REDUCTION, opset.WINDOW)
 
 
 @dataclass
