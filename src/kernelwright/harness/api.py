@@ -23,7 +23,8 @@ from kernelwright.harness import exchange
 from kernelwright.harness.process import Worker, WorkerFailure
 from kernelwright.harness.protocol import Cause, Command, Event, Role
 
-VERDICTS = ("pass", "fail", "error", "timeout", "crash")
+# "skipped": the problem does not fit the memory there is (fit.py); nothing of it ran.
+VERDICTS = ("pass", "fail", "error", "timeout", "crash", "skipped")
 
 # One seed per adversarial input variant, with room to spare: their list (inputs.VARIANTS)
 # lives with torch, which this module does not import.
@@ -422,26 +423,11 @@ def _evaluate(problem, candidate, opts):
         prepared = judge.wait_for(Event.PREPARED, others=[cand])
         for key in ("device", "device_name", "torch_version", "cuda_version", "python_version"):
             result[key] = prepared.get(key)
-        cand.wait_for(Event.READY, others=[judge])
-        cand.send(Command.GO + " " + json.dumps({
-            "inputs": prepared["path"],
-            "reference_mutates_inputs": prepared["reference_mutates_inputs"],
-            "reference_aliases_inputs": prepared["reference_aliases_inputs"],
-            "reference_output_types": prepared.get("output_types"),
-            "handle_budget": prepared.get("handle_budget", 0),
-            "dtype": (prepared.get("work") or {}).get("dtype", "float32"),
-        }))
-        # The outputs are judged before the candidate goes on, so that they and the input
-        # sets only the judge needed are gone before the timed calls' outputs are written.
-        outputs = cand.wait_for(Event.OUTPUTS, others=[judge])["outputs"]
-        judge.send(Command.JUDGE + " " + json.dumps(outputs))
-        judged = judge.wait_for(Event.JUDGED, others=[cand])
-        cand.resume(Command.CONTINUE)
-        cres = cand.wait_for(Event.RESULT, others=[judge])
-        judge.send(Command.RECHECK + " " + json.dumps(cres["rechecks"]))
-        rechecked = judge.wait_for(Event.RECHECKED)
-        judge.send(Command.EXIT)
-        _verdict(result, prepared, cres, judged, rechecked["results"], rechecked.get("tampered"), opts)
+        if prepared.get("does_not_fit"):
+            result.update(verdict="skipped", reason=prepared["does_not_fit"]["reason"],
+                          does_not_fit=prepared["does_not_fit"])
+        else:
+            _judge_candidate(judge, cand, prepared, result, opts)
     except WorkerFailure as f:
         who = "reference (problem file)" if f.worker == Role.JUDGE else "candidate"
         if str(f.details.get("cause") or "").startswith(Cause.HARNESS):
@@ -465,7 +451,7 @@ def _evaluate(problem, candidate, opts):
                 result.setdefault("peak_rss_mb", {})[w.name] = round(w.peak_rss_mb, 1)
                 result.setdefault("phase_s", {})[w.name] = {
                     k: round(v, 3) for k, v in w.phase_s.items()}
-        if result["verdict"] != "pass" and result["log_tail"] is None and cand is not None:
+        if result["verdict"] not in ("pass", "skipped") and result["log_tail"] is None and cand is not None:
             result["log_tail"] = cand.log_tail()
         # After the workers are dead: nothing writes to the directories any more.
         if space is not None:
@@ -477,3 +463,28 @@ def _evaluate(problem, candidate, opts):
     result["elapsed_s"] = time.monotonic() - t_start
     result["options"] = {k: v for k, v in asdict(opts).items() if k != "env"}
     return sanitize(result)
+
+
+def _judge_candidate(judge, cand, prepared, result, opts):
+    """The evaluation once the judge has prepared its references: the candidate's outputs
+    judged, its timing, the re-checks, then the verdict in ``result``."""
+    cand.wait_for(Event.READY, others=[judge])
+    cand.send(Command.GO + " " + json.dumps({
+        "inputs": prepared["path"],
+        "reference_mutates_inputs": prepared["reference_mutates_inputs"],
+        "reference_aliases_inputs": prepared["reference_aliases_inputs"],
+        "reference_output_types": prepared.get("output_types"),
+        "handle_budget": prepared.get("handle_budget", 0),
+        "dtype": (prepared.get("work") or {}).get("dtype", "float32"),
+    }))
+    # The outputs are judged before the candidate goes on, so that they and the input
+    # sets only the judge needed are gone before the timed calls' outputs are written.
+    outputs = cand.wait_for(Event.OUTPUTS, others=[judge])["outputs"]
+    judge.send(Command.JUDGE + " " + json.dumps(outputs))
+    judged = judge.wait_for(Event.JUDGED, others=[cand])
+    cand.resume(Command.CONTINUE)
+    cres = cand.wait_for(Event.RESULT, others=[judge])
+    judge.send(Command.RECHECK + " " + json.dumps(cres["rechecks"]))
+    rechecked = judge.wait_for(Event.RECHECKED)
+    judge.send(Command.EXIT)
+    _verdict(result, prepared, cres, judged, rechecked["results"], rechecked.get("tampered"), opts)

@@ -187,11 +187,12 @@ def _chunks(n, chunk):
     return [(lo, min(n, lo + chunk)) for lo in range(0, n, chunk)] or [(0, 0)]
 
 
-def compare_tensor(cand, eager, ref64, atol, rtol, chunk_elements=None):
+def compare_tensor(cand, eager, ref64, atol, rtol, chunk_elements=None, device=None):
     """Element-wise verdict for one output tensor; see the module docstring.
 
-    Runs where ``ref64`` lives, ``chunk_elements`` at a time (two passes: the RMS of the
-    eager reference's error first, then the bound), so its temporaries stay small.
+    Runs on ``device`` (default: where ``ref64`` lives), ``chunk_elements`` at a time (two
+    passes: the RMS of the eager reference's error first, then the bound), so its temporaries
+    stay small; a reference kept on the host reaches the device a chunk at a time.
     """
     if ref64 is None:
         ref64 = eager
@@ -201,7 +202,7 @@ def compare_tensor(cand, eager, ref64, atol, rtol, chunk_elements=None):
         bad = int((~same).sum())
         return {"ok": bad == 0, "mismatched": bad, "total": total, "worst": None,
                 "cand": None, "eager": None}
-    dev = ref64.device
+    dev = ref64.device if device is None else torch.device(device)
     chunk = int(chunk_elements or CHUNK_ELEMENTS)
     cf, ef, rf = cand.reshape(-1), eager.reshape(-1), ref64.reshape(-1)
     parts = _chunks(total, chunk)
@@ -276,8 +277,9 @@ def compare_tensor(cand, eager, ref64, atol, rtol, chunk_elements=None):
     }
 
 
-def compare_outputs(cand, eager, ref64, atol=None, rtol=None):
-    """Compare a whole (possibly nested) output; returns a summary dict with ``ok``."""
+def compare_outputs(cand, eager, ref64, atol=None, rtol=None, device=None):
+    """Compare a whole (possibly nested) output; returns a summary dict with ``ok``.  ``device``:
+    where the comparison runs (see :func:`compare_tensor`)."""
     why = structure_mismatch(eager, cand)
     if why:
         return {"ok": False, "reason": why, "mismatched": None, "total": None,
@@ -306,7 +308,7 @@ def compare_outputs(cand, eager, ref64, atol=None, rtol=None):
         a, rt = tolerance_for(e.dtype)
         a = a if atol is None else atol
         rt = rt if rtol is None else rtol
-        res = compare_tensor(c, e, r, a, rt)
+        res = compare_tensor(c, e, r, a, rt, device=device)
         summary["total"] += res["total"]
         summary["mismatched"] += res["mismatched"]
         for key in ("cand", "eager"):

@@ -6,24 +6,22 @@ worker.  It then waits for commands on stdin and compares the candidate's output
 own.  The candidate's code never runs in this process, so it cannot reach the comparison.
 """
 
-import copy
 import json
 import sys
 
 import torch
 
-from kernelwright.harness import compare, exchange, inputs, roofline
-from kernelwright.harness.anticheat import aliased_outputs, mutated_inputs, type_name
+from kernelwright.harness import compare, exchange, fit, inputs, roofline
 from kernelwright.harness.compare import flatten
 from kernelwright.harness.handles import candidate_budget, fingerprint, new_key, room_bytes
 from kernelwright.harness.loading import load_module, require
-from kernelwright.harness.plumbing import (copy_tree, device_free_bytes, environment, exchange_dirs,
-                                           exchange_holder, headroom, host_room, limit_memory, release,
-                                           resolve_device, timing_sets)
+from kernelwright.harness.plumbing import (device_free_bytes, environment, exchange_dirs, exchange_holder, headroom,
+                                           host_room, limit_memory, release, resolve_device, timing_sets)
 from kernelwright.harness.protocol import Command, Event, parse_command
+from kernelwright.harness.references import References
 
 
-class _Judge:
+class _Judge(References):
     def __init__(self, job, chan):
         self.torch, self.compare, self.inputs, self.exchange = torch, compare, inputs, exchange
         self.roofline = roofline
@@ -35,111 +33,29 @@ class _Judge:
         problem = load_module(job["problem"], "kw_problem")
         self.Model, self.get_inputs, self.get_init_inputs = require(
             problem, ["Model", "get_inputs", "get_init_inputs"], "problem")
-        self.fp64_where = None
-        self.fp64_note = None
-        self.model64 = None
+        self._init_references()
+        self.out_bytes, self.fit_note = None, None
         self.dirs = exchange_dirs(job)
         self.keep_files = bool(job.get("keep_files"))
         self.holder = exchange_holder(job, torch, self.device)
         self.handle_room = None
         self.fingerprint_key = None
         self.fingerprints, self.tampered = {}, None
-        self.work = None
         # Sets drawn again from their seeds (see _redrawable): {name: (trial, variant)}, the
         # fingerprints the candidate worker checks its own draws against, and their key.
         self.redraw, self.recipes, self.drawn = False, {}, {}
         self.draw_key = None
         self.drew_on_host = False
 
-    def _fp64_choose(self, x, out_bytes):
-        """Where float64 runs: the device when it has room for it, else the host, else nowhere."""
-        in_bytes = self.inputs.nbytes(x)
-        need = 2 * (in_bytes + out_bytes)  # float64 copies of the inputs and of the outputs
-        where = [self.device]
-        if self.device.type == "cuda":
-            free, total = device_free_bytes(self.torch, self.device)
-            if need + headroom(total) > free:
-                where = []
-                self.fp64_note = "float64 reference needs about %.1f GiB; the device had %.1f GiB free" % (
-                    need / 2**30, free / 2**30)
-            where.append(self.torch.device("cpu"))
-        room = host_room(self.job)
-        if room is not None and self.device.type == "cuda" and need + in_bytes > room:
-            where = [d for d in where if d.type != "cpu"]
-        return where, need
-
-    def _fp64(self, x, out_bytes=0):
-        """The float64 reference output for ``x``, or None when float64 cannot run."""
-        torch, inputs = self.torch, self.inputs
-        if self.fp64_where is None:
-            where, need = self._fp64_choose(x, out_bytes)
-            errors = []
-            for dev in where:
-                try:
-                    self.model64 = copy.deepcopy(self.model).to(dev).double()
-                    out = self.model64(*inputs.float64_copy(inputs.to_device(x, dev)))
-                    self.fp64_where = "float64 on %s" % dev.type
-                    if errors or dev.type != self.device.type:
-                        self.fp64_note = "float64 reference ran on %s (%s)" % (
-                            dev.type, "; ".join(errors) or self.fp64_note)
-                    return out
-                except Exception as exc:
-                    errors.append("%s on %s: %s" % (type(exc).__name__, dev.type, str(exc)[:200]))
-                    self.model64 = None
-                    release(torch, self.device)
-            self.fp64_where = "unavailable"
-            if not where:
-                errors.append("needs about %.1f GiB on the device or the host; neither has room" % (need / 2**30))
-            self.fp64_note = "float64 reference failed (%s); compared with eager only" % "; ".join(errors)
-            return None
-        if self.fp64_where == "unavailable":
-            return None
-        dev = "cpu" if self.fp64_where == "float64 on cpu" else self.device
-        return self.model64(*inputs.float64_copy(inputs.to_device(x, dev)))
-
-    def _references(self, x):
-        """(eager, float64, reference mutates its inputs, reference output aliases them)."""
-        torch = self.torch
-        xc, eager = self._eager(x)
-        self.out_types |= {type_name(type(v)) for _, v in flatten(eager) if isinstance(v, torch.Tensor)}
-        mutates = bool(mutated_inputs(xc, x))
-        aliases = bool(aliased_outputs(flatten(eager), xc))
-        eager = copy_tree(eager, torch)
-        del xc
-        ref64 = self._fp64(x, inputs.nbytes(eager))
-        return eager, ref64, mutates, aliases
-
-    def _eager(self, x):
-        """(a clone of ``x``, the eager reference's output on it); the first call also counts
-        the reference's work (see roofline.py), with no forward of its own."""
-        xc = self.inputs.clone_tree(x)
-        if self.work is not None:
-            return xc, self.model(*xc)
-        try:
-            eager, self.work = self.roofline.count_work(self.model, xc)
-            return xc, eager
-        except Exception as exc:
-            # The metric must never cost the verdict: run plainly (a fault of the problem
-            # itself raises again there) and say why the work is missing.
-            self.work = {"note": "work of the reference not counted: %s: %s" % (type(exc).__name__, str(exc)[:200])}
-            xc = self.inputs.clone_tree(x)
-            return xc, self.model(*xc)
-
-    @staticmethod
-    def _all_finite(out, torch):
-        def finite(v):
-            # By chunk: isfinite on a whole float64 tensor makes temporaries its size.
-            flat = v.reshape(-1)
-            step = 1 << 23
-            return all(bool(torch.isfinite(flat[i:i + step]).all()) for i in range(0, flat.numel(), step))
-
-        return all(finite(v) for _, v in flatten(out) if isinstance(v, torch.Tensor) and v.is_floating_point())
-
     def prepare(self):
         torch, inputs, job, chan = self.torch, self.inputs, self.job, self.chan
         chan.phase("reference setup")
         inputs.seed_everything(job["init_seed"])
         init_inputs = list(self.get_init_inputs())
+        misfit = self._misfit(init_inputs)
+        if misfit:
+            chan.send(event=Event.PREPARED, does_not_fit=misfit, **environment(torch, self.device))
+            return False
         inputs.seed_everything(job["init_seed"])
         self.model = self.Model(*init_inputs).to(self.device)
         state = {k: v.detach().cpu() for k, v in self.model.state_dict().items()}
@@ -155,7 +71,7 @@ class _Judge:
         max_sets = max(2, int(job.get("max_input_bytes", 4 << 30) // per_set))
         n_trials = min(len(seeds), max(1, max_sets - len(inputs.VARIANTS)))
         n_variants = min(len(inputs.VARIANTS), max(0, max_sets - n_trials))
-        notes = []
+        notes = [self.fit_note] if self.fit_note else []
         if n_trials < len(seeds) or n_variants < len(inputs.VARIANTS):
             notes.append("inputs are %.0f MiB per set: %d trials and %d variants" % (
                 per_set / 2**20, n_trials, n_variants))
@@ -164,7 +80,7 @@ class _Judge:
 
         self.sets, self.expected, self.paths = [], {}, {}
         self.ref_mutates = self.ref_aliases = False
-        self.base_finite, self.dropped, self.out_dtypes, self.out_types = {}, [], set(), set()
+        self.base_finite, self.dropped, self.out_dtypes = {}, [], set()
         order = {}
         with torch.no_grad():
             for b in range(n_trials):
@@ -200,6 +116,10 @@ class _Judge:
                          "would exceed %.0f MiB)" % (len(self.sets) - len(self.expected), len(self.sets),
                                                       self.set_ref_bytes / 2**20, keep_budget / 2**20))
 
+        if self.fp64_on_host:
+            notes.append("float64 reference kept on the host (no room for it on the device beside the eager "
+                         "output and the candidate's) and compared on the device a chunk at a time")
+
         redraw = None
         if self.redraw:
             redraw = {"key": self.draw_key,
@@ -216,6 +136,30 @@ class _Judge:
                   handle_budget=self.handle_budget(), sets_by_handle=len(self.fingerprints),
                   sets_redrawn=len(self.drawn),
                   **environment(torch, self.device))
+        return True
+
+    def _misfit(self, init_inputs):
+        """Why the problem cannot be evaluated in the memory here (see fit.py), or None; the sizes
+        come from a forward on fake tensors, before anything is made on the device."""
+        torch, job = self.torch, self.job
+        try:
+            in_b, self.out_bytes, weight_b = fit.dry_sizes(self.Model, init_inputs, self.get_inputs,
+                                                           job["trial_seeds"][0], self.device)
+        except Exception as exc:  # noqa: BLE001 - then the run itself finds out, as before
+            self.fit_note = "memory need not estimated beforehand: a forward on fake tensors failed (%s: %s)" % (
+                type(exc).__name__, str(exc).split("\n")[0][:200])
+            return None
+        if self.device.type == "cuda":
+            free, total = device_free_bytes(torch, self.device)
+            reserve = headroom(total) + fit.CONTEXT_BYTES
+            where = "%s (%s)" % (self.device, torch.cuda.get_device_properties(self.device).name)
+        else:
+            free = host_room(job)
+            if free is None:
+                return None
+            total, reserve = int(job["memory_limit_mb"]) << 20, 0
+            where = "a worker's memory cap (%d MiB)" % int(job["memory_limit_mb"])
+        return fit.check(in_b, self.out_bytes, weight_b, free, total, reserve, where)
 
     def _draw(self, seed):
         """One draw of the inputs, on the device where it fits and where ``get_inputs()`` works
@@ -259,7 +203,7 @@ class _Judge:
         eager, ref64, mutates, aliases = self._references(x)
         self.ref_mutates |= mutates
         self.ref_aliases |= aliases
-        finite = self._all_finite(eager, torch) and (ref64 is None or self._all_finite(ref64, torch))
+        finite = self._all_finite(eager) and (ref64 is None or self._all_finite(ref64))
         if base is None:
             self.base_finite[name] = finite
         elif not finite and self.base_finite.get(base, False):
@@ -317,8 +261,7 @@ class _Judge:
     def _expected(self, name):
         if name in self.expected:
             return self.expected[name]
-        x = self._load_set(name)
-        eager, ref64, _, _ = self._references(x)
+        eager, ref64, _, _ = self._references(self._load_set(name, writable=True), keep_inputs=False)
         return eager, ref64
 
     def _done_with(self, path):
@@ -355,8 +298,8 @@ class _Judge:
                 if unreadable:
                     results[name] = {"ok": False, "reason": unreadable}
                     continue
-                results[name] = self.compare.compare_outputs(cand, eager, ref64,
-                                                             self.job.get("atol"), self.job.get("rtol"))
+                results[name] = self.compare.compare_outputs(cand, eager, ref64, self.job.get("atol"),
+                                                             self.job.get("rtol"), device=self.device)
                 del cand, eager, ref64
                 release(torch, self.device)
         for name, _ in self.sets:
@@ -389,7 +332,7 @@ class _Judge:
                 inputs.rescale(x, x, scale)
                 if touched:
                     inputs.touch(x, *touched)
-                eager, ref64, _, _ = self._references(x)
+                eager, ref64, _, _ = self._references(x, keep_inputs=False)
                 del x
                 # Devices were checked on the correctness trials; these copies came back via CPU.
                 data, unreadable = self._candidate_file(item["output"], "cpu")
@@ -406,7 +349,8 @@ class _Judge:
                 if ref64 is not None:
                     ref64 = None if self.compare.samples_mismatch(ref64, samples) \
                         else self.compare.take_samples(ref64, samples)
-                r = self.compare.compare_outputs(out, eager, ref64, self.job.get("atol"), self.job.get("rtol"))
+                r = self.compare.compare_outputs(out, eager, ref64, self.job.get("atol"), self.job.get("rtol"),
+                                                 device=self.device)
                 r["call"] = item.get("call")
                 r["sampled"] = bool(samples)
                 results.append(r)
@@ -419,7 +363,8 @@ class _Judge:
 
 def run(job, chan):
     judge = _Judge(job, chan)
-    judge.prepare()
+    if not judge.prepare():
+        return
     for line in sys.stdin:
         cmd, arg = parse_command(line)
         if cmd == Command.JUDGE:

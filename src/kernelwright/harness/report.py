@@ -22,16 +22,17 @@ def summarize(results):
     """Counts by verdict, KernelBench's fast_p and the geometric-mean speedup.
 
     ``fast_p`` is the fraction of *all* candidates that pass and are more than ``p``
-    times faster than eager PyTorch (fast_0 is the fraction correct).  The geometric
-    mean is over passing candidates with a measured speedup.
+    times faster than eager PyTorch (fast_0 is the fraction correct), skipped ones (too large
+    for the device: nothing ran) left out.  The geometric mean is over passing candidates
+    with a measured speedup.
     """
-    n = len(results)
     counts = {}
     for r in results:
         counts[r.get("verdict", "error")] = counts.get(r.get("verdict", "error"), 0) + 1
+    n = len(results) - counts.get("skipped", 0)
     passing = [r for r in results if r.get("verdict") == "pass"]
     speedups = [r["speedup_vs_eager"] for r in passing if r.get("speedup_vs_eager")]
-    out = {"total": n, "verdicts": counts}
+    out = {"total": len(results), "verdicts": counts}
     for p in FAST_P:
         hits = sum(1 for r in passing if (r.get("speedup_vs_eager") or 0.0) > p)
         out["fast_%g" % p] = hits / n if n else 0.0
@@ -228,7 +229,7 @@ def write_all(results, summary, out_dir):
 
 
 STYLE = {"pass": "bold green", "fail": "bold red", "error": "bold yellow", "timeout": "bold magenta",
-          "crash": "bold magenta"}
+          "crash": "bold magenta", "skipped": "bold cyan"}
 
 
 def _short_names(results):

@@ -1,0 +1,78 @@
+"""Whether a problem fits the device, decided from its sizes before anything large is made.
+
+A problem whose sets cannot be held used to end in an out-of-memory crash part-way through an
+evaluation (``mul_training_step`` on an 80 GB GPU: three 6 GiB inputs, three 6 GiB outputs), and
+a crash fails ``kernelwright run``.  The judge now first learns the sizes of one input set and
+of one output set from a forward on fake tensors (no memory, no kernels), compares the larger of
+the two workers' peaks (docs/harness.md, "Memory") with the memory free, and reports a problem
+that cannot fit as ``skipped``, with the figures, instead of running it.
+"""
+
+import torch
+from torch._subclasses.fake_tensor import FakeTensorMode
+
+from kernelwright.harness import inputs
+
+GIB = 1 << 30
+# The other worker's CUDA context, which it may not have made yet when the judge measures.
+CONTEXT_BYTES = 1 << 30
+
+
+def peaks(in_bytes, out_bytes):
+    """{(worker, phase): device bytes at its peak} for sets of ``in_bytes`` and outputs of
+    ``out_bytes``, without the model's own working memory and the optional float64 reference
+    (which runs on the host, or not at all, where the device has no room for it)."""
+    s, o = in_bytes, out_bytes
+    return {
+        # The set, the copy the eager reference runs on and its output; making a variant
+        # holds the draw and the variant (2s, never more than this).
+        ("judge", "reference trials"): 2 * s + o,
+        # The eager output recomputed and the candidate's, compared a chunk at a time.
+        ("judge", "judging"): 2 * o,
+        # The set, its copy, the output and its snapshot (with passed sets).
+        ("candidate", "correctness"): 2 * s + 2 * o,
+        # Two copies of the set; the first output, the reference's kept result and the second.
+        ("candidate", "recycled-memory check"): 2 * s + 3 * o,
+        # One rotating set and its pristine copy, and the output.
+        ("candidate", "timing"): 2 * s + o,
+    }
+
+
+def required_bytes(in_bytes, out_bytes, weight_bytes=0):
+    """(bytes the evaluation needs at its peak, (worker, phase) of that peak).  The weights are
+    counted three times: the judge's Model, the candidate worker's Model and ModelNew."""
+    (worker, phase), peak = max(peaks(in_bytes, out_bytes).items(), key=lambda kv: kv[1])
+    return peak + 3 * weight_bytes, (worker, phase)
+
+
+def dry_sizes(Model, init_inputs, get_inputs, seed, device):
+    """(input set bytes, output bytes, weight bytes) of the problem on ``device``, from a forward
+    on fake tensors: shapes and dtypes only, so a problem of any size costs nothing to size.
+    Raises what the forward raises where fake tensors cannot follow it (data-dependent control
+    flow, ops without a fake kernel)."""
+    inputs.seed_everything(seed)
+    with FakeTensorMode(allow_non_fake_inputs=True), torch.device(device):
+        model = Model(*init_inputs)
+        x = get_inputs()
+        with torch.no_grad():
+            out = model(*x)
+        weights = model.state_dict() if isinstance(model, torch.nn.Module) else {}
+    return inputs.nbytes(list(x)), inputs.nbytes(out), inputs.nbytes(list(weights.values()))
+
+
+def check(in_bytes, out_bytes, weight_bytes, free, total, reserve, where):
+    """None when the evaluation fits in ``free`` bytes less ``reserve``, else a dict saying why
+    not: the sizes, the memory free and what would be needed (``reason``: one line)."""
+    need, (worker, phase) = required_bytes(in_bytes, out_bytes, weight_bytes)
+    if need + reserve <= free:
+        return None
+    reason = "does not fit %s: input sets of %s and outputs of %s need about %s at the peak (the %s worker's %s)%s; " \
+             "%s of %s is free" % (where, size(in_bytes), size(out_bytes), size(need), worker, phase,
+                                   " plus %s of headroom" % size(reserve) if reserve else "", size(free), size(total))
+    return {"reason": reason, "input_bytes": in_bytes, "output_bytes": out_bytes, "weight_bytes": weight_bytes,
+            "needed_bytes": need, "reserve_bytes": reserve, "free_bytes": free, "total_bytes": total,
+            "peak": "%s: %s" % (worker, phase)}
+
+
+def size(n):
+    return "%.1f GiB" % (n / GIB) if n >= GIB else "%.0f MiB" % (n / 2**20)

@@ -1,0 +1,186 @@
+"""Problems sized against the memory there is: the estimate, the skip, and a judge whose
+references take at most about two copies of a set and one output (docs/harness.md, "Memory")."""
+
+import os
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pytest
+import torch
+
+from kernelwright.harness import evaluate, fit, judge
+from kernelwright.harness.loading import load_module
+from kernelwright.harness.references import own_tree
+from kernelwright.run import bundled_problems_dir
+
+CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
+FAST = dict(device="cpu", trials=2, compile=False, timing_budget_s=0.2, min_reps=5, warmup_ms=5.0, timeout=120,
+            seed=1234)
+GIB = 1 << 30
+SIZED = os.path.join(CASES, "problems", "elu_sized.py")
+ELU_CANDIDATE = os.path.join(CASES, "candidates", "elu_lean.py")
+# mul_training_step at KernelBench's size: three 4096 x 393216 float32 inputs, three outputs.
+MTS = 3 * 4096 * 393216 * 4
+
+
+def test_peak_is_the_largest_phase_of_either_worker():
+    s, o = 3 * GIB, 5 * GIB
+    assert fit.peaks(s, o)[("candidate", "recycled-memory check")] == 2 * s + 3 * o
+    assert fit.required_bytes(s, o) == (2 * s + 3 * o, ("candidate", "recycled-memory check"))
+    # A reduction: outputs small beside the inputs; the weights count once per model.
+    need, _ = fit.required_bytes(8 * GIB, 0, weight_bytes=GIB)
+    assert need == 16 * GIB + 3 * GIB
+    assert fit.required_bytes(MTS, MTS)[0] == 90 * GIB
+
+
+def _load_full_size(monkeypatch, name):
+    monkeypatch.delenv("KERNELWRIGHT_PROBLEM_SIZE", raising=False)
+    return load_module(os.path.join(bundled_problems_dir(), name, "problem.py"), "kw_fit_" + name)
+
+
+def test_dry_forward_sizes_a_problem_of_any_size_without_memory(monkeypatch):
+    p = _load_full_size(monkeypatch, "mul_training_step")
+    assert fit.dry_sizes(p.Model, p.get_init_inputs(), p.get_inputs, 1, "cpu") == (MTS, MTS, 0)
+
+
+class _FakeCuda:
+    """What the judge reads of a GPU: its free and total memory and its name.  The dry forward
+    runs on fake CPU tensors: a CPU build of torch aborts on a fake CUDA tensor under autograd."""
+
+    def __init__(self, monkeypatch, name, free, total):
+        real = fit.dry_sizes
+        monkeypatch.setattr(fit, "dry_sizes", lambda Model, init, get_inputs, seed, device: real(
+            Model, init, get_inputs, seed, "cpu"))
+        monkeypatch.setattr(torch.cuda, "mem_get_info", lambda device=None: (free, total))
+        monkeypatch.setattr(torch.cuda, "memory_stats", lambda device=None: {})
+        monkeypatch.setattr(torch.cuda, "get_device_properties",
+                            lambda device=None: SimpleNamespace(name=name, total_memory=total))
+
+
+def _judge_on(problem, device):
+    j = judge._Judge.__new__(judge._Judge)
+    j.torch, j.device = torch, torch.device(device)
+    j.job = {"trial_seeds": [7], "memory_limit_mb": 4096}
+    j.Model, j.get_inputs = problem.Model, problem.get_inputs
+    j.out_bytes = j.fit_note = None
+    return j
+
+
+# (name, free, total) as mem_get_info gives them with two workers' contexts made.
+H100 = ("NVIDIA H100 80GB HBM3", 78 * GIB, int(79.2 * GIB))
+H200 = ("NVIDIA H200", 138 * GIB, int(139.8 * GIB))
+
+
+def test_mul_training_step_is_skipped_on_an_80_gb_gpu_and_runs_on_a_141_gb_one(monkeypatch):
+    p = _load_full_size(monkeypatch, "mul_training_step")
+    _FakeCuda(monkeypatch, *H100)
+    why = _judge_on(p, "cuda:0")._misfit([])
+    assert why is not None, "the check let an evaluation that needs 90 GiB onto an 80 GB GPU"
+    assert why["input_bytes"] == MTS and why["output_bytes"] == MTS and why["needed_bytes"] == 90 * GIB
+    assert why["free_bytes"] == 78 * GIB and why["peak"] == "candidate: recycled-memory check"
+    assert why["reason"] == (
+        "does not fit cuda:0 (NVIDIA H100 80GB HBM3): input sets of 18.0 GiB and outputs of 18.0 GiB need "
+        "about 90.0 GiB at the peak (the candidate worker's recycled-memory check) plus 3.5 GiB of headroom; "
+        "78.0 GiB of 79.2 GiB is free")
+    _FakeCuda(monkeypatch, *H200)
+    j = _judge_on(p, "cuda:0")
+    assert j._misfit([]) is None and j.out_bytes == MTS  # the float64 placement uses it
+
+
+def test_every_bundled_problem_but_the_training_step_fits_an_80_gb_gpu(monkeypatch):
+    _FakeCuda(monkeypatch, *H100)
+    for name in sorted(os.listdir(bundled_problems_dir())):
+        if not os.path.isfile(os.path.join(bundled_problems_dir(), name, "problem.py")):
+            continue
+        p = _load_full_size(monkeypatch, name)
+        why = _judge_on(p, "cuda:0")._misfit(list(p.get_init_inputs()))
+        assert (why is not None) == (name == "mul_training_step"), (name, why)
+
+
+def test_a_forward_fake_tensors_cannot_follow_is_run_as_before_and_noted(monkeypatch):
+    class Model(torch.nn.Module):
+        def forward(self, x):
+            return x[: int(x.sum().item() > 0) + 1]  # data-dependent: no size without the data
+
+    _FakeCuda(monkeypatch, *H100)
+    j = _judge_on(SimpleNamespace(Model=Model, get_inputs=lambda: [torch.randn(4, 4)]), "cuda:0")
+    assert j._misfit([]) is None
+    assert j.fit_note.startswith("memory need not estimated beforehand: a forward on fake tensors failed")
+
+
+def test_a_problem_over_the_memory_cap_is_skipped_not_crashed():
+    # 1 GiB per set needs about 5 GiB in the candidate worker; the cap is 2 GiB.  Without the
+    # check the judge's first draw dies under the cap: a crash.
+    r = evaluate(SIZED, ELU_CANDIDATE, memory_limit_mb=2048, env={"KW_TEST_ELEMENTS": str(1 << 28)}, **FAST)
+    assert r["verdict"] == "skipped", (r["verdict"], r["reason"])
+    assert r["reason"].startswith("does not fit a worker's memory cap (2048 MiB): input sets of 1.0 GiB and "
+                                  "outputs of 1.0 GiB need about 5.0 GiB at the peak"), r["reason"]
+    assert r["does_not_fit"]["needed_bytes"] == 5 * GIB and r["log_tail"] is None
+
+
+def test_a_skipped_problem_leaves_the_suite_exit_status_alone(tmp_path):
+    suite = tmp_path / "suite"
+    for task, elements in (("fits", 1 << 14), ("too_large", 1 << 28)):
+        (suite / task).mkdir(parents=True)
+        text = open(SIZED).read().replace('os.environ.get("KW_TEST_ELEMENTS", "16384")', '"%d"' % elements)
+        (suite / task / "problem.py").write_text(text)
+        (suite / task / "elu.py").write_text(open(os.path.join(CASES, "problems", "elu.py")).read())
+        (suite / task / "candidate_lean.py").write_text(open(ELU_CANDIDATE).read())
+    proc = subprocess.run([sys.executable, "-m", "kernelwright.cli", "eval", "--suite", str(suite), "--out",
+                           str(tmp_path / "out"), "--device", "cpu", "--trials", "1", "--no-compile",
+                           "--timing-budget", "0.1", "--memory-limit", "2048"],
+                          capture_output=True, text=True, timeout=600, env=dict(os.environ, COLUMNS="200"))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "too_large skipped: does not fit a worker's memory cap (2048 MiB)" in proc.stdout, proc.stdout
+    summary = (tmp_path / "out" / "summary.md").read_text()
+    assert "| too_large/candidate_lean | skipped |" in summary and "1 pass, 1 skipped" in summary
+    assert "| 1.000 |" in summary  # fast_0 over the candidates that ran
+
+
+@pytest.mark.parametrize("problem,cand", [
+    ("elu", "elu_correct"), ("softmax", "softmax_correct"), ("layer_norm", "layer_norm_two_pass"),
+    ("linear_relu", "linear_relu_wrong"), ("elu", "elu_bfloat16_output"),
+])
+def test_references_recomputed_on_the_set_itself_judge_exactly_as_kept_ones(problem, cand):
+    """The references kept from the reference trials (eager on a copy of the set) and those
+    computed again when judging (float64 first, eager on the set itself, outputs not copied)
+    give the same verdict and the same error figures, to the last bit."""
+    def judged(**kw):
+        r = evaluate(os.path.join(CASES, "problems", problem + ".py"),
+                     os.path.join(CASES, "candidates", cand + ".py"), **dict(FAST, **kw))
+        return r, {k: r[k] for k in ("verdict", "error_vs_fp64", "reference_error_vs_fp64", "error_ratio")}
+
+    kept, kept_figures = judged()
+    again, again_figures = judged(reference_cache_bytes=0)
+    assert any("recomputed when judging" in n for n in again["notes"])
+    assert not any("recomputed when judging" in n for n in kept["notes"])
+    assert again_figures == kept_figures
+    assert again["correctness"]["sets"] == kept["correctness"]["sets"]
+
+
+def test_outputs_are_copied_only_where_they_share_memory():
+    x = torch.randn(8, 8)
+    alone, aliased, view = torch.randn(8, 8), x[0], torch.randn(16, 8)[:8]
+    out = own_tree((alone, aliased, {"v": view}), [x])
+    assert out[0].untyped_storage().data_ptr() == alone.untyped_storage().data_ptr()
+    assert out[1].untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
+    assert out[2]["v"].untyped_storage().nbytes() == 8 * 8 * 4
+    assert all(torch.equal(a, b) for a, b in ((out[0], alone), (out[1], aliased), (out[2]["v"], view)))
+
+
+@pytest.mark.cuda
+def test_a_problem_needing_more_than_half_the_device_passes():
+    """One input of about an eighth of the device: the evaluation's peak (five sets, in the
+    candidate worker) is more than half of it, the float64 reference (four sets more beside
+    one) more than the device has left, so it runs where it fits."""
+    free, total = torch.cuda.mem_get_info()
+    elements = int(total * 0.12) // 4 // 1024 * 1024
+    need, _ = fit.required_bytes(4 * elements, 4 * elements)
+    assert need > total // 2
+    if need + fit.CONTEXT_BYTES + max(GIB, total // 32) > free:
+        pytest.skip("other processes hold %.1f GiB of the device" % ((total - free) / GIB))
+    r = evaluate(SIZED, os.path.join(CASES, "candidates", "elu_correct.py"), device="cuda", trials=2,
+                 compile=False, timing_budget_s=0.5, timeout=600, env={"KW_TEST_ELEMENTS": str(elements)})
+    assert r["verdict"] == "pass", (r["reason"], r.get("log_tail"))
+    assert r["correctness"]["fp64_reference"] != "unavailable", r["notes"]
