@@ -24,7 +24,7 @@ from kernelwright.kernel import nvrtc
 from kernelwright.optimize import capture, emit, emit_standalone, opset, plan, runtime
 from kernelwright.optimize.suite import problem_files
 
-_WORK = (opset.POINTWISE, opset.REDUCTION, opset.WINDOW)
+_WORK = (opset.POINTWISE, opset.REDUCTION, opset.WINDOW, opset.SCAN)
 
 
 def _load(path):

@@ -136,3 +136,66 @@ def test_a_reduction_over_size_one_dims_compiles_in_every_variant():
         for launch in spec.variants:
             nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
                            ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+
+
+_SCANS = {
+    "cumsum_last_dim": (lambda x: torch.cumsum(x, 1), (37, 300)),
+    "cumprod_after_pointwise": (lambda x: torch.cumprod(1 + 0.01 * x, -1), (37, 300)),
+    "cumsum_middle_dim": (lambda x: torch.cumsum(x, 1), (3, 45, 7)),
+    "masked_cumsum_scaled": (lambda x: torch.cumsum(x * (x > 0), 1) * 2.0, (5, 1000)),
+    "reverse_cumsum": (lambda x: torch.cumsum(x.flip(1), 1).flip(1), (5, 70)),
+    "exclusive_cumsum": (lambda x: torch.cat((torch.zeros_like(x.select(1, 0).unsqueeze(1)),
+                                              torch.cumsum(x.narrow(1, 0, x.size(1) - 1), 1)), 1), (6, 33)),
+    "cumsum_half": (lambda x: torch.cumsum(x.half(), 1).float(), (4, 129)),
+    "cumsum_of_bools": (lambda x: torch.cumsum(x > 0, 1), (4, 77)),
+    "two_scans": (lambda x: torch.cumsum(x, 1) + torch.cumprod(torch.sigmoid(x), 1), (4, 50)),
+    "one_column": (lambda x: torch.cumsum(x, 1) + 1, (4, 1)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SCANS))
+def test_scans_fuse_into_a_kernel_that_matches_aten(case):
+    fn, shape = _SCANS[case]
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return fn(x)
+
+    torch.manual_seed(0)
+    x = torch.randn(*shape)
+    p = plan.plan(capture.capture(M(), [x]))
+    assert any(p.specs[g.id].template == "scan" for g in p.groups)
+    kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
+    with torch.no_grad():
+        got, want = interpret.run(p, M(), [x], kernels), M()(x)
+    got = got[0] if isinstance(got, (list, tuple)) else got
+    assert got.dtype == want.dtype
+    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+    if nvrtc.available():
+        for g in p.groups:
+            spec = p.specs[g.id]
+            for launch in spec.variants:
+                nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
+                               ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+
+
+def test_a_scan_of_a_scan_is_two_kernels():
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return torch.cumsum(torch.cumsum(x, 1), 1)
+
+    p = plan.plan(capture.capture(M(), [torch.randn(4, 50)]))
+    assert [p.specs[g.id].template for g in p.groups] == ["scan", "scan"]
+    assert any("a scan of a scan" in d for d in p.decisions)
+
+
+def test_flips_are_read_through_instead_of_copied():
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return torch.cumsum(x.flip(1), 1).flip(1)
+
+    p = plan.plan(capture.capture(M(), [torch.randn(5, 70)]))
+    ops = [p.specs[g.id].ops for g in p.groups]
+    # The flip before the scan is read mirrored; the one after reads the scan's output away from
+    # its column, so it is a copy of its own (ATen's: a kernel of nothing but a copy gains nothing).
+    assert ops == [["flip", "cumsum"]], ops

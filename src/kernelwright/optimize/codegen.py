@@ -7,7 +7,7 @@ import textwrap
 
 import torch
 
-from . import dialects, kernels, opset, split
+from . import dialects, kernels, opset, scan, split
 from .emitter import meta, reduction_dims
 from .ir import KernelSpec, Launch, Unsupported
 
@@ -23,6 +23,8 @@ def build(group):
         raise Unsupported("an empty output")
     # 32-bit index arithmetic is faster; the margin covers the last block's overshoot.
     index = "long long" if _largest(nodes, group.inputs) >= 2**31 - 2**20 else "int"
+    if scan.scan_nodes(nodes):
+        return scan.build(group, index, _signature, _torch_def)
     reductions = [n for n in nodes if opset.kind(n) == opset.REDUCTION]
     if reductions:
         return _rows_spec(group, index)

@@ -67,6 +67,10 @@ class Emitter:
         # (which the compiler cannot fold back through the divisions that made them).
         self.flat = {}
 
+    def scan_value(self, node, coords):
+        """A scan's value: only the scan template, which walks its columns in order, has one."""
+        raise Unsupported("%s (a scan) outside a scan kernel" % node.name)
+
     def fresh(self, prefix="v"):
         self.counter += 1
         return "%s%d" % (prefix, self.counter)
@@ -110,6 +114,8 @@ class Emitter:
             return self.value(node.args[0], self.view_coords(node, coords))
         if k == opset.WINDOW:
             return window.value(self, node, coords)
+        if k == opset.SCAN:
+            return self.scan_value(node, coords)
         ctype = opset.ctype_of(meta(node).dtype)
         if k == opset.CONSTANT:
             value = node.args[1] if opset.op_name(node.target) in ("full", "full_like") else node.args[0]
@@ -226,6 +232,10 @@ class Emitter:
             result = list(coords)
             result[dim] = d.paren("%s * %d + %d" % (coords[dim], step, start)) if (step, start) != (1, 0) else coords[dim]
             return tuple(result)
+        if name == "flip":
+            dims = {x % len(src_shape) for x in node.args[1]}
+            return tuple(self.index("%d - %s" % (s - 1, c), coords) if i in dims and s > 1 else c
+                         for i, (c, s) in enumerate(zip(coords, src_shape)))
         if name == "select":
             dim, index = node.args[1] % len(src_shape), node.args[2] % src_shape[node.args[1] % len(src_shape)]
             result = list(coords)

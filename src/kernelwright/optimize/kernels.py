@@ -84,7 +84,7 @@ def _out_offset(coords, shape, stride):
     return " + ".join(terms) if terms else "0"
 
 
-def _store(em, k, coords, out, var):
+def store(em, k, coords, out, var):
     offset = em.flat_offset(coords, out.shape, out.stride) or em.index(_out_offset(coords, out.shape, out.stride), coords)
     if em.d.name == "cuda":
         return "kw_store(&out%d[%s], %s);" % (k, offset, var)
@@ -101,7 +101,7 @@ def pointwise(nodes, outputs, dialect):
     coords = coord_vars("d", shape, "i", em)
     em.flat[(coords, shape)] = "i"
     outs = output_args(outputs)
-    stores = [_store(em, k, coords, outs[k], em.value(o, coords)) for k, o in enumerate(outputs)]
+    stores = [store(em, k, coords, outs[k], em.value(o, coords)) for k, o in enumerate(outputs)]
     return em, outs, em.scope.lines + stores, shape
 
 
@@ -185,12 +185,12 @@ def rows(nodes, outputs, dialect):
                 em.scope = loop
                 coords = loop_coords()
             em.scope = loop
-            full_loop.stores.append(_store(em, k, coords, outs[k], em.value(o, coords)))
+            full_loop.stores.append(store(em, k, coords, outs[k], em.value(o, coords)))
         else:
             em.scope = row_scope
             shape = tuple(meta(o).shape)
             oc = _row_output_coords(shape, full, dims, row_coords)
-            row_stores.append(_store(em, k, oc, outs[k], em.value(o, oc)))
+            row_stores.append(store(em, k, oc, outs[k], em.value(o, oc)))
     em.scope = row_scope
     if full_loop.stores:
         row_scope.lines.append(full_loop)

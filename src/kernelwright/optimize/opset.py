@@ -19,6 +19,7 @@ REDUCTION = "reduction"
 VIEW = "view"
 CONSTANT = "constant"
 WINDOW = "window"  # pooling: each output element reduces a small window of its input
+SCAN = "scan"  # cumulative sum and product along one dim
 
 # op -> (template, names of the scalar parameters taken from args/kwargs after the tensors)
 _UNARY = {
@@ -52,7 +53,9 @@ _LOGICAL = {"logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_
 
 _REDUCTIONS = {"sum", "mean", "amax", "amin", "prod", "var", "std", "argmax", "argmin"}
 _VIEWS = {"view", "_unsafe_view", "reshape", "expand", "permute", "unsqueeze", "squeeze", "t", "transpose",
-          "slice", "select", "as_strided", "broadcast_in_dim", "alias_view"}
+          "slice", "select", "as_strided", "broadcast_in_dim", "alias_view", "flip"}
+# Views by their coordinates that ATen computes as copies: worth a kernel of their own.
+_COPYING_VIEWS = {"flip"}
 _CONSTANTS = {"full", "scalar_tensor", "full_like", "zeros_like", "ones_like"}
 _WINDOWS = {"max_pool2d": 2, "max_pool3d": 3, "avg_pool2d": 2, "avg_pool3d": 3}
 
@@ -63,6 +66,11 @@ def op_name(target):
     if schema_name is None:
         return None
     return schema_name.name.split("::")[-1]
+
+
+def copies(node):
+    """Whether ATen materialises this view (a fused consumer reads through it for free)."""
+    return op_name(node.target) in _COPYING_VIEWS
 
 
 def kind(node):
@@ -83,6 +91,8 @@ def kind(node):
         return REDUCTION
     if name in _WINDOWS:
         return WINDOW
+    if name in ("cumsum", "cumprod"):
+        return SCAN
     if name in _UNARY or name in _BINARY or name in _EXTRA:
         return POINTWISE
     return None

@@ -15,8 +15,8 @@ import torch
 from . import codegen, opset
 from .ir import Group, KernelSpec, Unsupported
 
-_FUSIBLE = (opset.POINTWISE, opset.REDUCTION, opset.WINDOW, opset.VIEW, opset.CONSTANT)
-_WORK = (opset.POINTWISE, opset.REDUCTION, opset.WINDOW)
+_FUSIBLE = (opset.POINTWISE, opset.REDUCTION, opset.WINDOW, opset.SCAN, opset.VIEW, opset.CONSTANT)
+_WORK = (opset.POINTWISE, opset.REDUCTION, opset.WINDOW, opset.SCAN)
 
 
 @dataclass
@@ -53,7 +53,7 @@ def plan(captured):
             g = group_of.get(a)
             if g is not None and g not in producers:
                 producers.append(g)
-        if k == opset.VIEW and not producers:
+        if k == opset.VIEW and not producers and not opset.copies(n):
             continue  # a view of an ATen result or an input: free in ATen, read with its strides
         options = ([producers] if len(producers) > 1 else []) + [[g] for g in sorted(
             producers, key=lambda g: -len(members[g]))]
@@ -75,7 +75,7 @@ def plan(captured):
             break
         if joined:
             continue
-        if k in (opset.VIEW, opset.CONSTANT):
+        if k in (opset.VIEW, opset.CONSTANT) and not opset.copies(n):
             continue
         try:
             attempt([n])

@@ -20,11 +20,12 @@ from kernelwright.kernel.signature import parse_kernel
 
 from .dialects import CUDA_PRELUDE
 from .kernels import CUDA_REDUCE_OPS
+from .scan import CUDA_HELPERS as CUDA_SCAN_HELPERS
 from .split import CUDA_HELPERS as CUDA_SPLIT_HELPERS
 
 # The helpers every generated kernel may call (kw_exp, kw_reduce_rows ...), put in front of
 # each kernel's source when it is compiled.
-PRELUDE = CUDA_PRELUDE + CUDA_REDUCE_OPS + CUDA_SPLIT_HELPERS
+PRELUDE = CUDA_PRELUDE + CUDA_REDUCE_OPS + CUDA_SPLIT_HELPERS + CUDA_SCAN_HELPERS
 
 
 class Kernel:
