@@ -16,7 +16,8 @@ def group_rows(optimized):
     for g in plan.groups:
         spec = plan.specs[g.id]
         t = optimized.timings.get(g.id)
-        row = {"kernel": spec.name, "template": spec.template, "ops": list(dict.fromkeys(g.ops())),
+        chosen_template = t.chosen.template if t and t.chosen else ""
+        row = {"kernel": spec.name, "template": chosen_template or spec.template, "ops": list(dict.fromkeys(g.ops())),
                "op_count": len(g.nodes), "bytes": spec.bytes_moved,
                "aten_ms": t.aten_ms if t else None, "kernel_ms": t.kernel_ms if t else None,
                "kept": bool(t and t.chosen is not None) if t else None,
