@@ -58,6 +58,9 @@ def _run(client, units, submit, finish):
 
     def close(u, result):
         del open_units[u.id]
+        # Dropping the futures lets the cluster free the result and the build archive now,
+        # not at the end of a suite of thousands.
+        u.future = u.build = None
         finish(u, result)
 
     client.subscribe_topic(TOPIC, lambda event: events.put(("start", None, event[1])))

@@ -64,6 +64,9 @@ def run_suite(directory, out, precision="highest", timeout=600, on_start=None, o
     else:
         for path in pending:
             add(optimize_one(path, out, precision, timeout))
+    # On a cluster records come as they finish; the summary lists them in the folder's order.
+    order = {os.path.abspath(p): i for i, p in enumerate(problems)}
+    records.sort(key=lambda r: order.get(r.get("path"), len(order)))
     summary = summarize(records)
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
