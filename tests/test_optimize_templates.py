@@ -24,6 +24,34 @@ def _threads(spec):
     return sorted(dict(v.defines)["THREADS"] for v in spec.variants if not v.template)
 
 
+def _fused_matches_aten(fn, shape):
+    """The plan of ``fn`` on a seeded input, once its kernels (through their torch twins) have
+    matched ATen and every variant of each has compiled with NVRTC."""
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return fn(x)
+
+    torch.manual_seed(0)
+    x = torch.randn(*shape)
+    p = plan.plan(capture.capture(M(), [x]))
+    kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
+    with torch.no_grad():
+        got, want = interpret.run(p, M(), [x], kernels), M()(x)
+    got = got[0] if isinstance(got, (list, tuple)) else got
+    assert got.dtype == want.dtype
+    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5, equal_nan=True)
+    for g in p.groups:
+        _compiles(p.specs[g.id], p.specs[g.id].variants)
+    return p
+
+
+def _compiles(spec, launches):
+    if nvrtc.available():
+        for launch in launches:
+            nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
+                           ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+
+
 def test_a_reduction_over_a_middle_dim_gets_narrow_rows_that_read_coalesced():
     spec = _reduction_spec(lambda x: x.sum(1), torch.randn(3, 40, 33))
     assert (spec.rows, spec.cols) == (99, 40)
@@ -95,26 +123,8 @@ _POOLS = {
 
 @pytest.mark.parametrize("case", sorted(_POOLS))
 def test_pooling_fuses_into_a_kernel_that_matches_aten(case):
-    fn, shape = _POOLS[case]
-
-    class M(torch.nn.Module):
-        def forward(self, x):
-            return fn(x)
-
-    torch.manual_seed(0)
-    x = torch.randn(*shape)
-    p = plan.plan(capture.capture(M(), [x]))
-    assert any(op.endswith(("pool1d", "pool2d", "pool3d")) for g in p.groups for op in p.specs[g.id].ops)
-    kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
-    with torch.no_grad():
-        got, want = interpret.run(p, M(), [x], kernels), M()(x)
-    got = got[0] if isinstance(got, (list, tuple)) else got
-    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-6, equal_nan=True)
-    if nvrtc.available():
-        for g in p.groups:
-            spec = p.specs[g.id]
-            nvrtc._compile(runtime.PRELUDE + spec.cuda_source(spec.variants[0]), spec.name + ".cu", spec.name,
-                           ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+    p = _fused_matches_aten(*_POOLS[case])
+    assert any(op.endswith(("pool2d", "pool3d")) for g in p.groups for op in p.specs[g.id].ops)
 
 
 def test_pooling_whose_indices_are_used_stays_with_aten():
@@ -132,10 +142,7 @@ def test_a_reduction_over_size_one_dims_compiles_in_every_variant():
     """One column: the column coordinates are literal zeros, so a dense read of the row must not
     name the loop's ``col`` outside the loop."""
     spec = _reduction_spec(lambda x: torch.nn.functional.gelu(x - x.amax(1, keepdim=True)), torch.randn(37, 1))
-    if nvrtc.available():
-        for launch in spec.variants:
-            nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
-                           ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+    _compiles(spec, spec.variants)
 
 
 _SCANS = {
@@ -155,28 +162,8 @@ _SCANS = {
 
 @pytest.mark.parametrize("case", sorted(_SCANS))
 def test_scans_fuse_into_a_kernel_that_matches_aten(case):
-    fn, shape = _SCANS[case]
-
-    class M(torch.nn.Module):
-        def forward(self, x):
-            return fn(x)
-
-    torch.manual_seed(0)
-    x = torch.randn(*shape)
-    p = plan.plan(capture.capture(M(), [x]))
+    p = _fused_matches_aten(*_SCANS[case])
     assert any(p.specs[g.id].template == "scan" for g in p.groups)
-    kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
-    with torch.no_grad():
-        got, want = interpret.run(p, M(), [x], kernels), M()(x)
-    got = got[0] if isinstance(got, (list, tuple)) else got
-    assert got.dtype == want.dtype
-    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
-    if nvrtc.available():
-        for g in p.groups:
-            spec = p.specs[g.id]
-            for launch in spec.variants:
-                nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
-                               ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
 
 
 def test_a_scan_of_a_scan_is_two_kernels():

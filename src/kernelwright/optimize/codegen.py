@@ -3,6 +3,7 @@ launch variants to measure. Raises ``Unsupported`` (with the reason) for a group
 cannot be one kernel; the planner uses that to decide what to fuse.
 """
 
+import math
 import textwrap
 
 import torch
@@ -62,7 +63,7 @@ def _pointwise_spec(group, index):
     name = group.name
     cem, outs, cbody, shape = kernels.pointwise(group.nodes, group.outputs, dialects.Cuda(index))
     tem, _, tbody, _ = kernels.pointwise(group.nodes, group.outputs, dialects.Torch())
-    n = kernels._prod(shape)
+    n = math.prod(shape)
     guard = "if (i < %d) " % n
     body = "\n".join(cbody)
     cuda = "%s {\n  #pragma unroll\n  for (int k = 0; k < ELEMS; ++k) {\n" \

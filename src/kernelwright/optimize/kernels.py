@@ -10,6 +10,7 @@ rows: a reduction domain: rows are the kept dims, columns the reduced dims. THRE
     computed once per row; outputs of the full shape are written in a last column loop.
 """
 
+import math
 from dataclasses import dataclass, field
 
 from . import dialects, opset
@@ -132,10 +133,10 @@ def rows(nodes, outputs, dialect):
         if tuple(dims) == tuple(range(len(full) - len(dims), len(full))):  # rows, then columns, in memory order
             # With one column its coordinates are all literal 0, and a value at them is hoisted
             # out of the column loop, where ``col`` is not defined.
-            em.flat[(coords, full)] = "row * %d + col" % _prod(red_shape) if _prod(red_shape) > 1 else "row"
+            em.flat[(coords, full)] = "row * %d + col" % math.prod(red_shape) if math.prod(red_shape) > 1 else "row"
         return coords
 
-    cols = _prod(red_shape)
+    cols = math.prod(red_shape)
     pending = [Reduce(r, "mean_of", _acc_ctype(r, "mean_of")) for r in reductions if opset.op_name(r.target) in ("var", "std")]
     pending += [Reduce(r, opset.op_name(r.target), _acc_ctype(r)) for r in reductions]
     means = {}
@@ -194,14 +195,7 @@ def rows(nodes, outputs, dialect):
     em.scope = row_scope
     if full_loop.stores:
         row_scope.lines.append(full_loop)
-    return em, outs, row_scope.lines, row_stores, _prod(kept_shape), cols
-
-
-def _prod(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
+    return em, outs, row_scope.lines, row_stores, math.prod(kept_shape), cols
 
 
 def _output_kind(o, full, kept_shape):

@@ -9,6 +9,7 @@ steps see all their threads. Sums and products of floats carry in double, as the
 accumulates, so that a long row does not pile up float32 rounding.
 """
 
+import math
 import textwrap
 
 import torch
@@ -106,7 +107,7 @@ def _render(group, d):
         if tuple(meta(o).shape) != full:
             raise Unsupported("output %s of shape %s beside a scan of shape %s" % (o.name, tuple(meta(o).shape), full))
     kept = tuple(s for i, s in enumerate(full) if i != dim)
-    rows, cols = _prod(kept), full[dim]
+    rows, cols = math.prod(kept), full[dim]
     em = Emitter(d, nodes)
     row_scope = em.scope
     row_coords = coord_vars("r", kept, "row", em)
@@ -178,10 +179,3 @@ def _depends_on_scan(node, members):
 def _dim(node):
     rank = len(meta(node).shape)
     return node.args[1] % rank if rank else 0
-
-
-def _prod(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
