@@ -18,7 +18,8 @@ from distributed import Client, LocalCluster, Nanny, Scheduler, SpecCluster
 
 from kernelwright.distributed.common import TOPIC
 from kernelwright.harness import evaluate_suite
-from optimize_util import MODELS, model_id
+from tests.optimize_util import MODELS, model_id
+from tests.processes import processes_mentioning
 
 CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
 # The hanging candidate costs `timeout` seconds each time it runs.
@@ -80,18 +81,6 @@ def _lines(path):
         return [json.loads(line) for line in f]
 
 
-def _processes_mentioning(text):
-    found = []
-    for pid in os.listdir("/proc"):
-        try:
-            with open("/proc/%s/cmdline" % pid, "rb") as f:
-                if text.encode() in f.read():
-                    found.append(int(pid))
-        except (OSError, ValueError):
-            continue
-    return found
-
-
 def _kill(client, worker):
     pid = client.run(os.getpid, workers=[worker])[worker]
     os.kill(pid, signal.SIGKILL)
@@ -131,7 +120,7 @@ def test_a_worker_killed_mid_candidate_changes_no_verdict(suite, single_host, tm
     with open(out / "summary.md") as f:
         assert "## Where each was judged" in f.read()
     # The killed worker's harness processes (the hanging candidate's above all) died with it.
-    assert _processes_mentioning(SCRATCH) == []
+    assert processes_mentioning(SCRATCH) == []
 
 
 def _cli(*args, env=None, **kw):

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from kernelwright.harness import evaluate_suite
+from tests.processes import processes_mentioning
 
 CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
 FAST = dict(device="cpu", trials=1, compile=False, timing_budget_s=0.1, min_reps=3, warmup_ms=1.0, timeout=60)
@@ -87,18 +88,6 @@ def test_suite_cli_exit_status(tmp_path):
     assert "fast_1" in p.stdout and os.path.exists(tmp_path / "o" / "speedups.png")
 
 
-def _processes_mentioning(text):
-    found = []
-    for pid in os.listdir("/proc"):
-        try:
-            with open("/proc/%s/cmdline" % pid, "rb") as f:
-                if text.encode() in f.read():
-                    found.append(int(pid))
-        except (OSError, ValueError):
-            continue
-    return found
-
-
 def test_suite_interrupted_keeps_results_and_kills_workers_at_once(tmp_path):
     d = tmp_path / "s"
     (d / "elu" / "candidates").mkdir(parents=True)
@@ -129,7 +118,7 @@ def test_suite_interrupted_keeps_results_and_kills_workers_at_once(tmp_path):
     assert p.returncode == 130, stdout
     assert "interrupted with 1 of 3 results" in " ".join(stdout.split()), stdout
     assert [r["id"] for r in _lines(out / "results.jsonl")] == ["elu/a_good"]
-    assert _processes_mentioning(str(out)) == []
+    assert processes_mentioning(str(out)) == []
 
 
 def test_suite_without_pairs_says_which_layouts_it_reads(tmp_path):
