@@ -126,6 +126,17 @@ KW_F void kw_reduce_arg(T& v, long long& i, bool largest, T* smem, long long* is
 """
 
 
+def rounded(expr, dtype):
+    """``expr`` (computed in float) rounded to ``dtype`` where that is a half type, as ATen
+    rounds each half-precision op's result: a chain of such ops would otherwise differ from the
+    model by more than its rounding. Both dialects define the helpers."""
+    if dtype == torch.float16:
+        return "kw_round_f16(%s)" % expr
+    if dtype == torch.bfloat16:
+        return "kw_round_bf16(%s)" % expr
+    return expr
+
+
 def cuda_literal(value, ctype):
     if ctype == "bool":
         return "true" if value else "false"

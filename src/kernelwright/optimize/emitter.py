@@ -147,11 +147,7 @@ class Emitter:
         fields = dict(zip("abc", rendered))
         fields.update({"p%d" % i: self.d.literal(p, ctype if ctype != "bool" else "f32")
                        for i, p in enumerate(params)})
-        expr = template.format(**fields)
-        if meta(node).dtype in (torch.float16, torch.bfloat16):
-            # ATen computes a half-precision op in float and rounds its result; so do we,
-            # or a chain of such ops would differ from the model by more than its rounding.
-            expr = "kw_round_%s(%s)" % ("f16" if meta(node).dtype == torch.float16 else "bf16", expr)
+        expr = dialects.rounded(template.format(**fields), meta(node).dtype)
         return self._emit((node, coords), expr, ctype, coords)
 
     def load(self, node, coords):

@@ -227,18 +227,23 @@ def _acc_ctype(node, op=None):
 def _ready(p, nodes, done, means):
     if p.op in ("var", "std") and p.node not in means:
         return False
-    members, stack, seen = set(nodes), [p.node.args[0]], set()
+    return all(r in done for r in reached(p.node.args[0], set(nodes), opset.REDUCTION))
+
+
+def reached(start, members, kind):
+    """The nodes of ``kind`` among ``members`` that ``start`` reads through the group, not
+    looking past them."""
+    stack, seen, found = [start], set(), []
     while stack:
         n = stack.pop()
         if n in seen or n not in members:
             continue
         seen.add(n)
-        if opset.kind(n) == opset.REDUCTION:
-            if n not in done:
-                return False
+        if opset.kind(n) == kind:
+            found.append(n)
             continue
         stack.extend(n.all_input_nodes)
-    return True
+    return found
 
 
 def _finish(p, cols, d):

@@ -12,12 +12,10 @@ accumulates, so that a long row does not pile up float32 rounding.
 import math
 import textwrap
 
-import torch
-
 from . import dialects, opset
 from .emitter import Emitter, Scope, meta
 from .ir import KernelSpec, Launch, Unsupported
-from .kernels import coord_vars, output_args, store
+from .kernels import coord_vars, output_args, reached, store
 
 CUDA_HELPERS = r"""
 template <typename T, typename F>
@@ -135,7 +133,7 @@ def _step(em, node, at, coords, carries, ctypes, rows, cols):
         if opset.ctype_of(meta(operand).dtype) == out_ctype:
             return value
         return em._emit(("scan cast", node), em.d.cast(value, out_ctype), out_ctype, coords)
-    if _depends_on_scan(operand, em.members):
+    if reached(operand, em.members, opset.SCAN):
         raise Unsupported("a scan of a scan in one kernel")
     name = opset.op_name(node.target)
     combine, identity, torch_op = _COMBINE[name]
@@ -156,24 +154,9 @@ def _step(em, node, at, coords, carries, ctypes, rows, cols):
         expr = "torch.%s(kw_grid(%s, %d, %d), 1)" % (torch_op, value, rows, cols)
     result = em._emit(("scan", node), expr, acc, coords)
     if out_ctype != acc:
-        cast = d.cast(result, out_ctype)
-        if meta(node).dtype in (torch.float16, torch.bfloat16):  # as ATen, the result is rounded to its dtype
-            cast = "kw_round_%s(%s)" % ("f16" if meta(node).dtype == torch.float16 else "bf16", cast)
+        cast = dialects.rounded(d.cast(result, out_ctype), meta(node).dtype)
         result = em._emit(("scan cast", node), cast, out_ctype, coords)
     return result
-
-
-def _depends_on_scan(node, members):
-    stack, seen = [node], set()
-    while stack:
-        n = stack.pop()
-        if n in seen or n not in members:
-            continue
-        seen.add(n)
-        if opset.kind(n) == opset.SCAN:
-            return True
-        stack.extend(n.all_input_nodes)
-    return False
 
 
 def _dim(node):

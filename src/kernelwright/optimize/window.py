@@ -12,9 +12,7 @@ input (count_include_pad), its in-bounds taps, or divisor_override.
 import itertools
 import math
 
-import torch
-
-from . import opset
+from . import dialects, opset
 from .ir import Unsupported
 
 MAX_TAPS = 128  # unrolled: a larger window would be a loop, which this template does not emit
@@ -56,9 +54,7 @@ def value(em, node, coords):
         acc = em._emit(("window", node, tuple(coords), tap), step, ctype, coords)
     if w.op == "avg":
         acc = "(%s / %s)" % (acc, d.cast(_divisor(em, w, starts, size, inside, coords), ctype))
-    if out_dtype in (torch.float16, torch.bfloat16):  # ATen rounds a half-precision result once, at the end
-        acc = "kw_round_%s(%s)" % ("f16" if out_dtype == torch.float16 else "bf16", acc)
-    return em._emit((node, tuple(coords)), acc, ctype, coords)
+    return em._emit((node, tuple(coords)), dialects.rounded(acc, out_dtype), ctype, coords)
 
 
 def _affine(em, c, scale, offset, coords):
