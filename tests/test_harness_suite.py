@@ -88,6 +88,12 @@ def test_suite_cli_exit_status(tmp_path):
     assert "fast_1" in p.stdout and os.path.exists(tmp_path / "o" / "speedups.png")
 
 
+def _interruptible():
+    # A job started in the background of a script inherits SIGINT ignored, and Python then
+    # installs no handler for it: the Ctrl-C below would never arrive.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_suite_interrupted_keeps_results_and_kills_workers_at_once(tmp_path):
     d = tmp_path / "s"
     (d / "elu" / "candidates").mkdir(parents=True)
@@ -99,7 +105,8 @@ def test_suite_interrupted_keeps_results_and_kills_workers_at_once(tmp_path):
     p = subprocess.Popen([sys.executable, "-m", "kernelwright.harness.cli", "eval", "--suite", str(d),
                           "--out", str(out), "--device", "cpu", "--trials", "1", "--no-compile",
                           "--timing-budget", "0.1", "--timeout", "600"],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                         preexec_fn=_interruptible)
     try:
         deadline = time.time() + 240
         # Wait until the hanging candidate's worker is the one running.
