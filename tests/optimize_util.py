@@ -65,3 +65,13 @@ def assert_matches(got, want, what="", half_inside=False):
         err = (g64 - w64)[finite].norm().item() / (scale or 1.0)
         bound = 2e-2 if w.dtype in HALF or half_inside else 1e-5
         assert err <= bound, "%s output %d: relative error %.3g > %.3g" % (what, i, err, bound)
+
+
+def small_level(directory):
+    """A folder laid out as a KernelBench level: one corpus model the optimizer fuses and one it
+    cannot capture (a data-dependent branch)."""
+    directory.mkdir()
+    for prefix, name in (("001", "1_pointwise.py"), ("089", "2_branchy.py")):
+        src = next(m for m in MODELS if model_id(m).startswith(prefix))
+        (directory / name).write_text(open(src).read())
+    return directory

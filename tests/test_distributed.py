@@ -18,7 +18,7 @@ from distributed import Client, LocalCluster, Nanny, Scheduler, SpecCluster
 
 from kernelwright.distributed.common import TOPIC
 from kernelwright.harness import evaluate_suite
-from tests.optimize_util import MODELS, model_id
+from tests.optimize_util import small_level
 from tests.processes import processes_mentioning
 
 CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
@@ -179,11 +179,7 @@ def test_an_unreachable_scheduler_is_named_and_exits_2(tmp_path):
 
 
 def test_optimize_suite_on_a_local_cluster(tmp_path):
-    level = tmp_path / "level"
-    level.mkdir()
-    for prefix, name in (("001", "1_pointwise.py"), ("089", "2_branchy.py")):
-        src = next(m for m in MODELS if model_id(m).startswith(prefix))
-        (level / name).write_text(open(src).read())
+    level = small_level(tmp_path / "level")
     out = tmp_path / "out"
     command, kw = _cli("optimize", "--suite", str(level), "--out", str(out), "--scheduler", "local-cluster")
     p = subprocess.run(command, capture_output=True, timeout=600, cwd=tmp_path, **kw)

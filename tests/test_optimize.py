@@ -13,7 +13,7 @@ import torch
 
 from kernelwright.kernel import nvrtc
 from kernelwright.optimize import api, capture, codegen, interpret, layout, opset, plan, runtime
-from tests.optimize_util import MODELS, as_list, assert_matches, build, computes_in_half, model_id, planned
+from tests.optimize_util import MODELS, as_list, assert_matches, build, computes_in_half, model_id, planned, small_level
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -212,11 +212,7 @@ def test_cli_states_why_a_model_is_not_optimized(tmp_path):
 
 
 def test_suite_verifies_records_and_resumes(tmp_path):
-    suite = tmp_path / "level"
-    suite.mkdir()
-    for prefix, name in (("001", "1_pointwise.py"), ("089", "2_branchy.py")):
-        src = next(m for m in MODELS if model_id(m).startswith(prefix))
-        (suite / name).write_text(open(src).read())
+    suite = small_level(tmp_path / "level")
     out = tmp_path / "out"
     r = _cli("--suite", str(suite), "--out", str(out), cwd=tmp_path)
     records = [__import__("json").loads(line) for line in (out / "results.jsonl").read_text().splitlines()]

@@ -127,16 +127,22 @@ def test_standalone_module_runs_its_generated_forward_under_kernelbench_loading(
     assert twins and sorted(twins) == sorted(name for name, _, _ in context["_kw"].Kernel.sources)
 
 
-def test_standalone_module_runs_models_forward_off_its_shapes_and_while_recording(tmp_path, monkeypatch):
-    path = _path("034")
-    text = _standalone(path, tmp_path)
-    monkeypatch.setenv("KERNELWRIGHT_OPTIMIZE_CPU_PATH", "1")
+def _exec_standalone(text, monkeypatch):
+    """(namespace, calls of Model.forward, a seeded ModelNew) of the module's text, run as
+    KernelBench runs it, with any extension build refused."""
     monkeypatch.setattr(torch.utils.cpp_extension, "load_inline", _no_build)
     context = {}
     exec(compile(text, "<string>", "exec"), context)
     calls, _ = _watch(monkeypatch, context)
     torch.manual_seed(0)
-    new = context["ModelNew"](*context["get_init_inputs"]())
+    return context, calls, context["ModelNew"](*context["get_init_inputs"]())
+
+
+def test_standalone_module_runs_models_forward_off_its_shapes_and_while_recording(tmp_path, monkeypatch):
+    path = _path("034")
+    text = _standalone(path, tmp_path)
+    monkeypatch.setenv("KERNELWRIGHT_OPTIMIZE_CPU_PATH", "1")
+    context, calls, new = _exec_standalone(text, monkeypatch)
     inputs = context["get_inputs"]()
     with torch.no_grad():
         new(*inputs)
@@ -153,12 +159,7 @@ def test_standalone_module_without_cuda_runs_models_forward(tmp_path, monkeypatc
     path = _path("020")
     text = _standalone(path, tmp_path)
     monkeypatch.delenv("KERNELWRIGHT_OPTIMIZE_CPU_PATH", raising=False)
-    monkeypatch.setattr(torch.utils.cpp_extension, "load_inline", _no_build)
-    context = {}
-    exec(compile(text, "<string>", "exec"), context)
-    calls, _ = _watch(monkeypatch, context)
-    torch.manual_seed(0)
-    new = context["ModelNew"](*context["get_init_inputs"]())
+    context, calls, new = _exec_standalone(text, monkeypatch)
     with torch.no_grad():
         new(*context["get_inputs"]())
     assert calls == [1]
