@@ -1,5 +1,6 @@
 """Prints the summary of `kernelwright optimize --suite` results files (results.jsonl), as
-the suite writes it to summary.md: fast_p, geometric means, a line per problem."""
+the suite writes it to summary.md: fast_p, geometric means, a line per problem. A problem in
+several files (a rerun in another folder) counts once, as its last record."""
 
 import json
 import sys
@@ -16,6 +17,11 @@ def main(paths):
                 records += [json.loads(line) for line in f if line.strip()]
         except OSError:
             continue
+    latest = {}
+    for record in records:
+        latest.pop(record["problem"], None)  # keeps the order of last appearance
+        latest[record["problem"]] = record
+    records = list(latest.values())
     if records:
         print(suite_markdown(records, summarize(records)))
 
