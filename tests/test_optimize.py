@@ -7,12 +7,13 @@ import copy
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 import torch
 
 from kernelwright.kernel import nvrtc
-from kernelwright.optimize import api, capture, codegen, interpret, layout, opset, plan, runtime
+from kernelwright.optimize import api, capture, codegen, interpret, layout, opset, plan, runtime, tune
 from tests.optimize_util import MODELS, as_list, assert_matches, build, computes_in_half, model_id, planned, small_level
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -270,3 +271,17 @@ def test_integer_floor_and_trunc_division_follow_torch_for_negative_operands():
             spec = p.specs[g.id]
             nvrtc._compile(runtime.PRELUDE + spec.cuda_source(), spec.name + ".cu", spec.name,
                            ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+
+
+def test_a_variant_far_slower_than_the_best_is_timed_once():
+    calls = []
+
+    def slow():
+        calls.append(1)
+        time.sleep(0.03)
+
+    ms, full = tune._time_unless_hopeless(slow, (), "cpu", 0.05, best_ms=1.0)
+    assert not full and ms >= 30 and len(calls) <= 2
+    calls.clear()
+    ms, full = tune._time_unless_hopeless(slow, (), "cpu", 0.05, best_ms=20.0)
+    assert full and ms >= 30 and len(calls) > 2

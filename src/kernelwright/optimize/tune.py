@@ -20,7 +20,10 @@ from .ir import Launch
 # fp32-accurate; at 'high' and 'medium' each may round its operands differently.
 _CALL_TOLERANCE = {"highest": 1e-5, "high": 2e-2, "medium": 2e-2}
 
-
+# A variant whose single timed call takes longer than this many times the best time so far is
+# not timed further: one call's noise is a few tens of percent, so it cannot win, and timing it
+# in full can cost minutes (one block a row on a single row of 2^30 elements takes seconds).
+HOPELESS = 3.0
 
 @dataclass
 class GroupTiming:
@@ -31,6 +34,7 @@ class GroupTiming:
     error: Optional[float] = None  # the kernel's relative error against its ATen twin
     note: str = ""
     failures: list = field(default_factory=list)  # variants that did not build, launch or match ATen
+    timed_once: list = field(default_factory=list)  # variants left after one call (see HOPELESS)
 
 
 def copy_bandwidth(device):
@@ -42,6 +46,16 @@ def copy_bandwidth(device):
 def _time(fn, args, device, budget_s):
     return time_fn(lambda: fn(*args), device=device, budget_s=budget_s, min_reps=10, warmup=2,
                    host_ahead=True).median_ms
+
+
+def _time_unless_hopeless(fn, args, device, budget_s, best_ms):
+    """(median ms, True), or (one call's ms, False) where that call alone took over HOPELESS
+    times ``best_ms``."""
+    once = time_fn(lambda: fn(*args), device=device, warmup=0, warmup_ms=0.0, min_reps=1, max_reps=1,
+                   budget_s=0.0, host_ahead=True).median_ms
+    if once > HOPELESS * best_ms:
+        return once, False
+    return _time(fn, args, device, budget_s), True
 
 
 def _rel_error(got, want, chunk=1 << 24):
@@ -106,7 +120,7 @@ def _measure_call(node, options, args, kwargs, device, budget_s, tolerance):
         if not err <= tolerance:
             timing.note = "%s differs from ATen by %.3g" % (option.label, err)
             continue
-        ms = _time(option.call, args, device, budget_s)
+        ms, _ = _time_unless_hopeless(option.call, args, device, budget_s, best)
         timing.options[option.label] = ms
         if ms < best:
             best, timing.chosen = ms, option.label
@@ -133,8 +147,11 @@ def _measure_group(spec, twin, args, device, budget_s, tolerance):
         if not err <= tolerance:
             timing.failures.append("variant %s wrong (error %.3g against ATen)" % (launch.describe(), err))
             continue
-        ms = _time(k, args, device, budget_s)
+        ms, full = _time_unless_hopeless(k, args, device, budget_s, min(timing.aten_ms, timing.kernel_ms or timing.aten_ms))
         timing.variants[launch.describe()] = ms
+        if not full:
+            timing.timed_once.append(launch.describe())
+            continue
         if timing.kernel_ms is None or ms < timing.kernel_ms:
             timing.kernel_ms, timing.chosen, timing.error = ms, launch, err
     if timing.kernel_ms is not None and timing.kernel_ms >= timing.aten_ms:
