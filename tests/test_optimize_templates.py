@@ -6,7 +6,7 @@ import torch
 import torch.nn.functional as F
 
 from kernelwright.kernel import nvrtc
-from kernelwright.optimize import capture, interpret, plan, runtime, split
+from kernelwright.optimize import capture, dialects, interpret, kernels, plan, runtime, split
 
 
 def _reduction_spec(fn, *inputs):
@@ -186,3 +186,39 @@ def test_flips_are_read_through_instead_of_copied():
     # The flip before the scan is read mirrored; the one after reads the scan's output away from
     # its column, so it is a copy of its own (ATen's: a kernel of nothing but a copy gains nothing).
     assert ops == [["flip", "cumsum"]], ops
+
+
+_VARIANCES = {
+    "layer_norm": lambda x: F.layer_norm(x, x.shape[-1:]),
+    "group_norm": lambda x: F.group_norm(x.view(6, 8, -1), 4),
+    "var_unbiased": lambda x: torch.var(x, dim=-1),
+    "std_population": lambda x: torch.std(x, dim=-1, correction=0),
+    "var_of_one_column": lambda x: torch.var(x[:, :1], dim=-1, correction=0),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_VARIANCES))
+@pytest.mark.parametrize("offset", [0.0, 3e3])
+def test_a_float32_variance_reads_its_row_once_and_stays_float32_accurate(case, offset):
+    """One statistics loop (sum and sum of squares in double) is as accurate as ATen's two
+    passes, also where the mean is thousands of standard deviations from zero."""
+    fn = _VARIANCES[case]
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return fn(x)
+
+    torch.manual_seed(0)
+    x = torch.randn(48, 37) * 0.5 + offset
+    p = plan.plan(capture.capture(M(), [x]))
+    (group,) = [g for g in p.groups if p.specs[g.id].template == "rows"]
+    _, _, lines, _, _, _ = kernels.rows(group.nodes, group.outputs, dialects.Cuda())
+    assert sum(1 for seg in lines if isinstance(seg, kernels.Loop) and seg.reduces) == 1
+    with torch.no_grad():
+        got = interpret.run(p, M(), [x], {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
+        want, eager = fn(x.double()), fn(x)
+    got = got[0] if isinstance(got, (list, tuple)) else got
+    scale = float(want.norm()) or 1.0
+    err, eager_err = float((got.double() - want).norm()) / scale, float((eager.double() - want).norm()) / scale
+    assert err <= max(2 * eager_err, 1e-6), (err, eager_err)
+    _compiles(p.specs[group.id], p.specs[group.id].variants)

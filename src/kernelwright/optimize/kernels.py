@@ -8,6 +8,8 @@ rows: a reduction domain: rows are the kept dims, columns the reduced dims. THRE
     depend on each other run in successive column loops (softmax: max, then the sum of exp);
     values that read only the row (a reduction's result and what follows from it) are
     computed once per row; outputs of the full shape are written in a last column loop.
+    A variance of float32 or narrower values takes one loop, not two: the sum and the sum of
+    squares accumulate together in double, so the row is read once for its statistics.
 """
 
 import math
@@ -18,8 +20,9 @@ from .emitter import Emitter, Scope, contiguous_strides, correction, meta, reduc
 from .ir import TensorArg, Unsupported
 
 _COMBINE = {"sum": "kw_add_op", "mean": "kw_add_op", "var": "kw_add_op", "std": "kw_add_op",
-            "mean_of": "kw_add_op", "prod": "kw_mul_op", "amax": "kw_max_op", "amin": "kw_min_op"}
-_INIT = {"sum": 0, "mean": 0, "var": 0, "std": 0, "mean_of": 0, "prod": 1,
+            "mean_of": "kw_add_op", "sumsq_of": "kw_add_op", "prod": "kw_mul_op", "amax": "kw_max_op",
+            "amin": "kw_min_op"}
+_INIT = {"sum": 0, "mean": 0, "var": 0, "std": 0, "mean_of": 0, "sumsq_of": 0, "prod": 1,
          "amax": float("-inf"), "amin": float("inf"), "argmax": float("-inf"), "argmin": float("inf")}
 _TORCH_REDUCE = {"kw_add_op": "sum", "kw_mul_op": "prod", "kw_max_op": "amax", "kw_min_op": "amin"}
 _SMEM = {"f32": "kw_smem_f", "f64": "kw_smem_d", "i64": "kw_smem_i"}
@@ -35,7 +38,8 @@ struct kw_min_op { template <typename T> KW_F T operator()(T a, T b) const { ret
 @dataclass
 class Reduce:
     """One accumulator of a column loop. ``op`` is the ATen reduction, or ``mean_of`` for the
-    mean that a var/std subtracts first."""
+    mean that a var/std subtracts first, or ``sumsq_of`` for the sum of squares that a one-loop
+    var/std (``one_loop_variance``) takes its result from."""
 
     node: object
     op: str
@@ -137,8 +141,11 @@ def rows(nodes, outputs, dialect):
         return coords
 
     cols = math.prod(red_shape)
-    pending = [Reduce(r, "mean_of", _acc_ctype(r, "mean_of")) for r in reductions if opset.op_name(r.target) in ("var", "std")]
-    pending += [Reduce(r, opset.op_name(r.target), _acc_ctype(r)) for r in reductions]
+    variances = [r for r in reductions if opset.op_name(r.target) in ("var", "std")]
+    one_loop = {r for r in variances if one_loop_variance(r)}
+    pending = [Reduce(r, "mean_of", _acc_ctype(r, "mean_of")) for r in variances]
+    pending += [Reduce(r, "sumsq_of", "f64") for r in variances if r in one_loop]
+    pending += [Reduce(r, opset.op_name(r.target), _acc_ctype(r)) for r in reductions if r not in one_loop]
     means = {}
     while pending:
         done = set(em.accumulators)
@@ -159,11 +166,13 @@ def rows(nodes, outputs, dialect):
             if p.op in ("var", "std"):
                 dev = em._emit(("dev", p.value), "(%s - %s)" % (p.value, means[p.node]), p.ctype, coords)
                 p.value = em._emit(("sq", dev), "(%s * %s)" % (dev, dev), p.ctype, coords)
+            elif p.op == "sumsq_of":
+                p.value = em._emit(("sq", p.value), "(%s * %s)" % (p.value, p.value), p.ctype, coords)
         em.scope = row_scope
         row_scope.lines.append(Loop(loop.lines, reduces=ready))
         for p in ready:
             p.acc = em.fresh("acc")
-            result = _finish(p, cols, dialect)
+            result = _finish(p, cols, dialect, means.get(p.node))
             var = em.fresh()
             node_ctype = opset.ctype_of(meta(p.node).dtype) if p.op != "mean_of" else p.ctype
             if p.op in ("argmax", "argmin"):
@@ -211,6 +220,14 @@ def _output_kind(o, full, kept_shape):
 _SUMMING = ("sum", "mean", "var", "std", "prod")
 
 
+def one_loop_variance(node):
+    """Whether a var/std reads its row once, from the sum and the sum of squares in double:
+    their difference loses about (mean / std)^2 of double's precision, less than float32's
+    own rounding of x - mean below |mean| / std = 2^29, so for float32 and narrower values it
+    is as accurate as two loops (the mean first, then the squared deviations)."""
+    return _acc_ctype(node, "mean_of") == "f64" and opset.ctype_of(meta(node.args[0]).dtype) != "f64"
+
+
 def _acc_ctype(node, op=None):
     """The accumulator's type. Float sums accumulate in double: a thread adds up to
     columns/THREADS values in sequence, whose float error grows with the row (a 250k-long row
@@ -246,14 +263,19 @@ def reached(start, members, kind):
     return found
 
 
-def _finish(p, cols, d):
-    """The row's result from the reduced accumulator ``p.acc``."""
+def _finish(p, cols, d, mean=None):
+    """The row's result from the reduced accumulator ``p.acc`` (``mean``: the row's mean, for
+    a one-loop variance)."""
     lit = lambda v: d.literal(v, p.ctype)  # noqa: E731
     if p.op in ("mean", "mean_of"):
         return "%s / %s" % (p.acc, lit(cols))
-    if p.op in ("var", "std"):
-        divisor = "%s / %s" % (p.acc, lit(max(cols - correction(p.node), 0)))
-        return "kw_sqrt(%s)" % divisor if p.op == "std" else divisor
+    if p.op in ("var", "std", "sumsq_of"):
+        squares = p.acc
+        if p.op == "sumsq_of":
+            # Rounding can leave a constant row's difference a hair below zero.
+            squares = "kw_maximum(%s - %s * %s * %s, %s)" % (p.acc, mean, mean, lit(cols), lit(0))
+        divisor = "%s / %s" % (d.paren(squares), lit(max(cols - correction(p.node), 0)))
+        return "kw_sqrt(%s)" % divisor if opset.op_name(p.node.target) == "std" else divisor
     if p.op in ("argmax", "argmin"):
         return p.acc + "_i"
     return p.acc
