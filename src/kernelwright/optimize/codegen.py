@@ -160,12 +160,7 @@ def _thread_options(cols, strided):
 def _cuda_segment(loop, index, ncols):
     out = kernels.cuda_column_loop(loop, index, "threadIdx.x", ncols)
     for p in loop.reduces:
-        if kernels.is_arg(p):
-            out.append("kw_reduce_arg(%s, %s_i, %s, %s, kw_smem_idx, THREADS);" % (
-                p.acc, p.acc, "true" if p.op == "argmax" else "false", kernels.smem_name(p.ctype)))
-        else:
-            out.append("%s = kw_reduce_rows(%s, %s(), %s, THREADS);" % (
-                p.acc, p.acc, kernels.combine_op(p), kernels.smem_name(p.ctype)))
+        out += kernels.block_reduce(p)
     return out
 
 

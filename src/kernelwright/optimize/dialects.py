@@ -56,6 +56,7 @@ KW_F bool kw_or(bool a, bool b) { return a || b; } KW_F bool kw_xor(bool a, bool
 KW_F float kw_pow(float a, float b) { return powf(a, b); } KW_F double kw_pow(double a, double b) { return pow(a, b); }
 KW_F float kw_atan2(float a, float b) { return atan2f(a, b); } KW_F double kw_atan2(double a, double b) { return atan2(a, b); }
 KW_F float kw_fmod(float a, float b) { return fmodf(a, b); } KW_F double kw_fmod(double a, double b) { return fmod(a, b); }
+KW_F int kw_fmod(int a, int b) { return a % b; } KW_F long long kw_fmod(long long a, long long b) { return a % b; }
 KW_F float kw_copysign(float a, float b) { return copysignf(a, b); } KW_F double kw_copysign(double a, double b) { return copysign(a, b); }
 KW_F float kw_hypot(float a, float b) { return hypotf(a, b); } KW_F double kw_hypot(double a, double b) { return hypot(a, b); }
 template <typename T> KW_F T kw_remainder(T a, T b) { T r = kw_fmod(a, b); return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? r + b : r; }

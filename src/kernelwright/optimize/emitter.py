@@ -307,6 +307,22 @@ def reduction_dims(node):
     return tuple(sorted({d % rank for d in dims})) if rank else (), bool(keepdim)
 
 
+def reached(start, members, kind):
+    """The nodes of ``kind`` among ``members`` that ``start`` reads through the group, not
+    looking past them."""
+    stack, seen, found = [start], set(), []
+    while stack:
+        n = stack.pop()
+        if n in seen or n not in members:
+            continue
+        seen.add(n)
+        if opset.kind(n) == kind:
+            found.append(n)
+            continue
+        stack.extend(n.all_input_nodes)
+    return found
+
+
 def is_prims(node):
     return getattr(node.target, "namespace", None) == "prims"
 

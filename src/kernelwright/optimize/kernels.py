@@ -9,14 +9,15 @@ rows: a reduction domain: rows are the kept dims, columns the reduced dims. THRE
     values that read only the row (a reduction's result and what follows from it) are
     computed once per row; outputs of the full shape are written in a last column loop.
     A variance of float32 or narrower values takes one loop, not two: the sum and the sum of
-    squares accumulate together in double, so the row is read once for its statistics.
+    squares accumulate together in double, so the row is read once for its statistics; a
+    max and a sum of exponentials relative to it share one loop too (``online``).
 """
 
 import math
 from dataclasses import dataclass, field
 
-from . import dialects, opset
-from .emitter import Emitter, Scope, contiguous_strides, correction, meta, reduction_dims
+from . import dialects, online, opset
+from .emitter import Emitter, Scope, broadcast_coords, contiguous_strides, correction, meta, reached, reduction_dims
 from .ir import TensorArg, Unsupported
 
 _COMBINE = {"sum": "kw_add_op", "mean": "kw_add_op", "var": "kw_add_op", "std": "kw_add_op",
@@ -32,7 +33,7 @@ struct kw_add_op { template <typename T> KW_F T operator()(T a, T b) const { ret
 struct kw_mul_op { template <typename T> KW_F T operator()(T a, T b) const { return a * b; } };
 struct kw_max_op { template <typename T> KW_F T operator()(T a, T b) const { return kw_maximum(a, b); } };
 struct kw_min_op { template <typename T> KW_F T operator()(T a, T b) const { return kw_minimum(a, b); } };
-"""
+""" + online.CUDA_HELPERS
 
 
 @dataclass
@@ -46,6 +47,8 @@ class Reduce:
     ctype: str
     value: str = ""
     acc: str = ""
+    partner: "Reduce" = None  # on an amax: the sum of exponentials sharing its loop (``online``)
+    online_of: "Reduce" = None  # on that sum: the amax
 
 
 @dataclass
@@ -146,16 +149,23 @@ def rows(nodes, outputs, dialect):
     pending = [Reduce(r, "mean_of", _acc_ctype(r, "mean_of")) for r in variances]
     pending += [Reduce(r, "sumsq_of", "f64") for r in variances if r in one_loop]
     pending += [Reduce(r, opset.op_name(r.target), _acc_ctype(r)) for r in reductions if r not in one_loop]
+    if dialect.name == "cuda":  # the torch rendering is the plain two-loop reference
+        by_node = {p.node: p for p in pending if p.op not in ("mean_of", "sumsq_of")}
+        for s_node, m_node in online.pairs(reductions, set(nodes)).items():
+            by_node[s_node].online_of, by_node[m_node].partner = by_node[m_node], by_node[s_node]
     means = {}
     while pending:
         done = set(em.accumulators)
-        ready = [p for p in pending if _ready(p, nodes, done, means)]
+        ready = [p for p in pending if not p.online_of and _ready(p, nodes, done, means)]
+        ready += [p for p in pending if p.online_of in ready and _ready(p, nodes, done | {p.online_of.node}, means)]
         if not ready:
             raise Unsupported("the group's reductions depend on each other in a cycle")
         loop = Scope(parent=row_scope, hoist=row_scope)
         em.scope = loop
         coords = loop_coords()
         for p in ready:
+            if p.online_of:
+                continue  # kw_online_add reads its amax's value
             p.value = em.value(p.node.args[0], coords)
             src_ctype = opset.ctype_of(meta(p.node.args[0]).dtype)
             if p.op in ("argmax", "argmin"):
@@ -173,6 +183,10 @@ def rows(nodes, outputs, dialect):
         for p in ready:
             p.acc = em.fresh("acc")
             result = _finish(p, cols, dialect, means.get(p.node))
+            if p.online_of:
+                t = online.shift_of(p.node)
+                t_coords = broadcast_coords(_row_coords_of_full(full, dims, row_coords), full, tuple(meta(t).shape))
+                result = "kw_online_finish(%s, %s, %s)" % (p.acc, em.accumulators[p.online_of.node], em.value(t, t_coords))
             var = em.fresh()
             node_ctype = opset.ctype_of(meta(p.node).dtype) if p.op != "mean_of" else p.ctype
             if p.op in ("argmax", "argmin"):
@@ -247,22 +261,6 @@ def _ready(p, nodes, done, means):
     return all(r in done for r in reached(p.node.args[0], set(nodes), opset.REDUCTION))
 
 
-def reached(start, members, kind):
-    """The nodes of ``kind`` among ``members`` that ``start`` reads through the group, not
-    looking past them."""
-    stack, seen, found = [start], set(), []
-    while stack:
-        n = stack.pop()
-        if n in seen or n not in members:
-            continue
-        seen.add(n)
-        if opset.kind(n) == kind:
-            found.append(n)
-            continue
-        stack.extend(n.all_input_nodes)
-    return found
-
-
 def _finish(p, cols, d, mean=None):
     """The row's result from the reduced accumulator ``p.acc`` (``mean``: the row's mean, for
     a one-loop variance)."""
@@ -279,6 +277,11 @@ def _finish(p, cols, d, mean=None):
     if p.op in ("argmax", "argmin"):
         return p.acc + "_i"
     return p.acc
+
+
+def _row_coords_of_full(full, dims, row_coords):
+    it = iter(row_coords)
+    return tuple("0" if i in dims else next(it) for i in range(len(full)))
 
 
 def _row_output_coords(shape, full, dims, row_coords):
@@ -308,6 +311,20 @@ def smem_name(ctype):
     return _SMEM[ctype if ctype != "bool" else "i64"]
 
 
+def block_reduce(p):
+    """The statements that reduce accumulator ``p`` over the THREADS threads of its row, every
+    thread getting the result."""
+    if p.online_of:
+        return []  # with its amax
+    if p.partner:
+        return ["kw_online_reduce(%s, %s, %s, %s, THREADS);" % (
+            p.acc, p.partner.acc, smem_name(p.ctype), smem_name(p.partner.ctype))]
+    if is_arg(p):
+        return ["kw_reduce_arg(%s, %s_i, %s, %s, kw_smem_idx, THREADS);" % (
+            p.acc, p.acc, "true" if p.op == "argmax" else "false", smem_name(p.ctype))]
+    return ["%s = kw_reduce_rows(%s, %s(), %s, THREADS);" % (p.acc, p.acc, combine_op(p), smem_name(p.ctype))]
+
+
 def cuda_column_loop(loop, index, start, end):
     """A column loop over [start, end) with THREADS threads of a row, each thread's share
     accumulated in its registers (the block's reduction comes after)."""
@@ -319,7 +336,11 @@ def cuda_column_loop(loop, index, start, end):
     out.append("for (%s col = %s; col < %s; col += THREADS) {" % (index, start, end))
     out += ["  " + line for line in loop.lines]
     for p in loop.reduces:
-        if is_arg(p):
+        if p.partner:
+            continue  # updated with its partner's sum, below
+        if p.online_of:
+            out.append("  kw_online_add(%s, %s, %s);" % (p.online_of.value, p.online_of.acc, p.acc))
+        elif is_arg(p):
             out.append("  kw_argbest(%s, %s_i, %s, (long long)col, %s);" % (
                 p.acc, p.acc, p.value, "true" if p.op == "argmax" else "false"))
         else:

@@ -13,9 +13,9 @@ import math
 import textwrap
 
 from . import dialects, opset
-from .emitter import Emitter, Scope, meta
+from .emitter import Emitter, Scope, meta, reached
 from .ir import KernelSpec, Launch, Unsupported
-from .kernels import coord_vars, output_args, reached, store
+from .kernels import coord_vars, output_args, store
 
 CUDA_HELPERS = r"""
 template <typename T, typename F>

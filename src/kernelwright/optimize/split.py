@@ -90,13 +90,14 @@ def body(signature, smem, clines, cstores, nrows, ncols, index):
         if not seg.reduces:
             continue
         phase += 1
-        exchange, combine = [], []
+        exchange, combine, slots = [], [], {}
         for p in seg.reduces:
             ctype = dialects.CUDA_TYPES[p.ctype]
+            slots[id(p)] = slot
+            exchange += kernels.block_reduce(p)
             if kernels.is_arg(p):
                 largest = "true" if p.op == "argmax" else "false"
-                exchange += ["kw_reduce_arg(%s, %s_i, %s, %s, kw_smem_idx, THREADS);" % (
-                    p.acc, p.acc, largest, kernels.smem_name(p.ctype)),
+                exchange += [
                     "if (threadIdx.x == 0) { kw_part_store(%s, %s); kw_part_store(%s, %s_i); }" % (
                         _part(slot, nrows, "blockIdx.x"), p.acc, _part(slot + 1, nrows, "blockIdx.x"), p.acc)]
                 combine += ["%s = %s; %s_i = 0x7fffffffffffffffLL;" % (p.acc, kernels.init_literal(p, d), p.acc),
@@ -105,12 +106,16 @@ def body(signature, smem, clines, cstores, nrows, ncols, index):
                                 p.acc, p.acc, ctype, _part(slot, nrows), _part(slot + 1, nrows), largest)]
                 slot += 2
             else:
-                exchange += ["%s = kw_reduce_rows(%s, %s(), %s, THREADS);" % (
-                    p.acc, p.acc, kernels.combine_op(p), kernels.smem_name(p.ctype)),
-                    "if (threadIdx.x == 0) kw_part_store(%s, %s);" % (_part(slot, nrows, "blockIdx.x"), p.acc)]
-                combine += ["%s = %s;" % (p.acc, kernels.init_literal(p, d)),
-                            "for (int q = 0; q < SPLIT; ++q) %s = %s()(%s, kw_part_load<%s>(%s));" % (
-                                p.acc, kernels.combine_op(p), p.acc, ctype, _part(slot, nrows))]
+                exchange.append("if (threadIdx.x == 0) kw_part_store(%s, %s);" % (_part(slot, nrows, "blockIdx.x"), p.acc))
+                combine.append("%s = %s;" % (p.acc, kernels.init_literal(p, d)))
+                if p.online_of:  # each part's sum is relative to its own max: moved to the row's
+                    m = p.online_of
+                    combine.append("for (int q = 0; q < SPLIT; ++q) %s += kw_online_part(kw_part_load<double>(%s), "
+                                   "kw_part_load<%s>(%s), %s);" % (p.acc, _part(slot, nrows), dialects.CUDA_TYPES[m.ctype],
+                                                                   _part(slots[id(m)], nrows), m.acc))
+                else:
+                    combine.append("for (int q = 0; q < SPLIT; ++q) %s = %s()(%s, kw_part_load<%s>(%s));" % (
+                        p.acc, kernels.combine_op(p), p.acc, ctype, _part(slot, nrows)))
                 slot += 1
         lines += exchange + ["kw_row_barrier(kw_bar, %d * SPLIT);" % phase] + combine
     if cstores:
