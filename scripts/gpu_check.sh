@@ -12,6 +12,8 @@ export PYTHONUNBUFFERED=1
 stages=${*:-build test bench}
 summary=()
 
+# CALL_SECONDS: the whole call's limit, counted from this script's start (give the script the
+# call's limit less what ran before it); every bounded stage ends 40 s before it.
 stage_deadline() {  # now + $1 seconds, or 40 s before the call's CALL_SECONDS if that is sooner
   local d=$(( $(date +%s) + $1 ))
   [[ -n ${CALL_SECONDS:-} ]] && (( t0 + CALL_SECONDS - 40 < d )) && d=$(( t0 + CALL_SECONDS - 40 ))
@@ -38,10 +40,15 @@ if [[ " $stages " == *" smoke "* ]]; then
 fi
 
 if [[ " $stages " == *" test "* ]]; then
-  python -m pytest ${TESTS:-tests} -q -m "cuda" -p no:cacheprovider --junitxml="$OUT/tests.xml" >"$OUT/tests.log" 2>&1
+  # TEST_SECONDS (default 480) bounds the stage as SUITE_SECONDS does; one line a test (-rA),
+  # so a stage cut off by its limit still tells which tests passed.
+  left=$(( $(stage_deadline "${TEST_SECONDS:-480}") - $(date +%s) ))
+  timeout -s INT -k 20 $(( left > 1 ? left : 1 )) python -m pytest ${TESTS:-tests} -q -rA -m "cuda" \
+    -p no:cacheprovider --junitxml="$OUT/tests.xml" >"$OUT/tests.log" 2>&1
   rc=$?
-  tail -25 "$OUT/tests.log"
-  summary+=("cuda tests: rc=$rc, $(tail -1 "$OUT/tests.log")")
+  grep -E "^(FAILED|ERROR)" "$OUT/tests.log" | head -20
+  tail -3 "$OUT/tests.log"
+  summary+=("cuda tests: rc=$rc, $(grep -c '^PASSED' "$OUT/tests.log") passed, $(grep -cE '^(FAILED|ERROR)' "$OUT/tests.log") failed, $(tail -1 "$OUT/tests.log")")
 fi
 
 if [[ " $stages " == *" bench "* ]]; then

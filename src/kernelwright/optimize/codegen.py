@@ -116,7 +116,7 @@ def _rows_spec(group, index):
     if split.applies(nrows, ncols, sms):
         try:
             other["split rows"] = split.body(
-                _signature(name, cem, outs, "THREADS", ["unsigned char* __restrict__ kw_ws"]), smem,
+                _signature(name, cem, outs, "THREADS, BLOCKS_PER_SM", ["unsigned char* __restrict__ kw_ws"]), smem,
                 clines, cstores, nrows, ncols, index)
             variants += split.launches(nrows, ncols, sms, split.slot_count(clines))
         except Unsupported:

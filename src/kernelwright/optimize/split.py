@@ -18,8 +18,11 @@ from .ir import Launch, Unsupported
 # Shapes below these leave the rows template enough parallelism on its own.
 MIN_COLS = 8192
 _SPLIT_CTYPES = ("f32", "f64", "i64")
-# (threads a block, blocks per SM): the grid is kept to what an SM holds at once.
-_SHAPES = ((512, 1), (256, 2), (1024, 1))
+# (threads a block, blocks per SM): the grid is kept to what an SM holds at once, which
+# __launch_bounds__(THREADS, BLOCKS_PER_SM) guarantees by capping registers. The first H100
+# run (2026-11-25) had 1024 threads an SM beat 512 by 1.4-1.5x on three problems: loads in
+# flight bound these loops, so the other shapes fill all 2048 thread slots of an SM.
+_SHAPES = ((1024, 1), (1024, 2), (512, 4))
 
 CUDA_HELPERS = r"""
 template <typename T> KW_F void kw_part_store(unsigned long long* p, T v) { *reinterpret_cast<T*>(p) = v; }
@@ -57,7 +60,7 @@ def launches(nrows, ncols, sm_count, slots):
             continue
         workspace = bar_bytes + 8 * slots * nrows * split
         out.append(Launch((split, nrows, 1), (threads, 1, 1),
-                          (("THREADS", threads), ("SPLIT", split), ("CHUNK", chunk)),
+                          (("THREADS", threads), ("BLOCKS_PER_SM", per_sm), ("SPLIT", split), ("CHUNK", chunk)),
                           workspace=workspace, cooperative=True, template="split rows"))
     return out
 
