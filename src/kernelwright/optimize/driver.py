@@ -2,6 +2,7 @@
 
 import datetime
 import gc
+import json
 import os
 import shutil
 import tempfile
@@ -100,6 +101,8 @@ def optimize_problem(problem, output, *, precision="highest", verify=True, seed=
                             "speedup_vs_eager_device", "speedup_vs_compile_device", "error_vs_fp64",
                             "reference_error_vs_fp64", "error_ratio", "device_name", "torch_version", "cuda_version"):
                     record[key] = result.get(key)
+                # Where the verification's time goes, per worker and phase (it is most of a problem's).
+                record["verify_phase_s"] = result.get("phase_s")
             else:
                 record["verdict"], record["reason"] = "pass", "not verified (--no-verify)"
             if record["verdict"] == "pass":
@@ -117,8 +120,6 @@ def _finish(record, started, console, report_dir, json_path):
     if report_dir:
         report.write(record, report_dir, record["problem"])
     if json_path:
-        import json
-
         with open(json_path, "w") as f:
             json.dump(record, f, indent=2, default=str)
     if console is not None:
