@@ -222,3 +222,29 @@ def test_a_float32_variance_reads_its_row_once_and_stays_float32_accurate(case, 
     err, eager_err = float((got.double() - want).norm()) / scale, float((eager.double() - want).norm()) / scale
     assert err <= max(2 * eager_err, 1e-6), (err, eager_err)
     _compiles(p.specs[group.id], p.specs[group.id].variants)
+
+
+@pytest.mark.parametrize("layout", ["channels_last", "permuted"])
+def test_pointwise_kernels_walk_their_output_in_memory_order(layout):
+    """Consecutive threads take consecutive addresses of a non-contiguous output, and an input
+    laid out the same way is read at the same flat index: both coalesce."""
+    torch.manual_seed(0)
+    x = torch.randn(2, 6, 5, 7)
+    x = x.to(memory_format=torch.channels_last) if layout == "channels_last" else x.permute(0, 2, 3, 1)
+    fn = lambda x: torch.sigmoid(x) * 2.0 - x  # noqa: E731
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return fn(x)
+
+    p = plan.plan(capture.capture(M(), [x]))
+    (g,) = p.groups
+    spec = p.specs[g.id]
+    source = spec.cuda_source(spec.variants[0])
+    assert "kw_load(in0[i])" in source and "kw_store(&out0[i]" in source, source
+    with torch.no_grad():
+        got = interpret.run(p, M(), [x], {g.id: interpret.torch_kernel(spec)})
+    got = got[0] if isinstance(got, (list, tuple)) else got
+    assert got.stride() == fn(x).stride()
+    torch.testing.assert_close(got, fn(x), rtol=1e-6, atol=1e-6)
+    _compiles(spec, spec.variants)

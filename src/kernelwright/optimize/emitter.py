@@ -62,9 +62,10 @@ class Emitter:
         self.counter = 0
         self.scope = Scope()
         self.in_loop = set()  # variables computed per column: whatever reads them is too
-        # (coords, shape) -> the flat index those coordinates came from: a dense tensor of the
-        # domain's shape is read at that index instead of re-multiplying the coordinates
-        # (which the compiler cannot fold back through the divisions that made them).
+        # (coords, shape) -> (the flat index those coordinates came from, the strides of a
+        # tensor of that shape laid out densely in the order the index walks): such a tensor
+        # is read at that index instead of re-multiplying the coordinates (which the compiler
+        # cannot fold back through the divisions that made them).
         self.flat = {}
 
     def scan_value(self, node, coords):
@@ -168,12 +169,12 @@ class Emitter:
 
     def flat_offset(self, coords, shape, stride):
         """The domain's flat index where ``coords`` are the domain's own coordinates and the
-        tensor is laid out densely in that order; else None."""
-        flat = self.flat.get((tuple(coords), tuple(shape)))
-        if flat is None:
+        tensor is laid out densely in the order the domain walks them; else None."""
+        found = self.flat.get((tuple(coords), tuple(shape)))
+        if found is None:
             return None
-        dense = [st for s, st in zip(shape, contiguous_strides(shape)) if s != 1]
-        if [st for s, st in zip(shape, stride) if s != 1] != dense:
+        flat, dense = found
+        if [st for s, st in zip(shape, stride) if s != 1] != [st for s, st in zip(shape, dense) if s != 1]:
             return None
         return self.index(flat, coords)
 

@@ -74,6 +74,21 @@ def coord_vars(prefix, shape, flat, em):
     return tuple(coords)
 
 
+def memory_order(shape, stride):
+    """The dims from outermost to innermost in memory (largest stride first, ties in their
+    logical order): the identity for a contiguous tensor."""
+    return sorted(range(len(shape)), key=lambda d: (-stride[d], d))
+
+
+def dense_strides(shape, order):
+    """The strides of a tensor of ``shape`` laid out densely with its dims in ``order``."""
+    strides, acc = [0] * len(shape), 1
+    for d in reversed(order):
+        strides[d] = acc
+        acc *= max(shape[d], 1)
+    return tuple(strides)
+
+
 def output_args(outputs):
     args = []
     for n in outputs:
@@ -106,9 +121,16 @@ def pointwise(nodes, outputs, dialect):
         if tuple(meta(o).shape) != shape:
             raise Unsupported("outputs of different shapes (%s and %s)" % (shape, tuple(meta(o).shape)))
     em = Emitter(dialect, nodes)
-    coords = coord_vars("d", shape, "i", em)
-    em.flat[(coords, shape)] = "i"
     outs = output_args(outputs)
+    # Consecutive threads take consecutive addresses of the first output, whatever its memory
+    # order (a channels_last result is walked channel fastest), so its writes coalesce.
+    order = memory_order(shape, outs[0].stride)
+    walked = coord_vars("d", tuple(shape[d] for d in order), "i", em)
+    coords = [None] * len(shape)
+    for position, d in enumerate(order):
+        coords[d] = walked[position]
+    coords = tuple(coords)
+    em.flat[(coords, shape)] = ("i", dense_strides(shape, order))
     stores = [store(em, k, coords, outs[k], em.value(o, coords)) for k, o in enumerate(outputs)]
     return em, outs, em.scope.lines + stores, shape
 
@@ -140,7 +162,8 @@ def rows(nodes, outputs, dialect):
         if tuple(dims) == tuple(range(len(full) - len(dims), len(full))):  # rows, then columns, in memory order
             # With one column its coordinates are all literal 0, and a value at them is hoisted
             # out of the column loop, where ``col`` is not defined.
-            em.flat[(coords, full)] = "row * %d + col" % math.prod(red_shape) if math.prod(red_shape) > 1 else "row"
+            em.flat[(coords, full)] = ("row * %d + col" % math.prod(red_shape) if math.prod(red_shape) > 1 else "row",
+                                       contiguous_strides(full))
         return coords
 
     cols = math.prod(red_shape)

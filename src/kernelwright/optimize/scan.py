@@ -13,7 +13,7 @@ import math
 import textwrap
 
 from . import dialects, opset
-from .emitter import Emitter, Scope, meta, reached
+from .emitter import Emitter, Scope, contiguous_strides, meta, reached
 from .ir import KernelSpec, Launch, Unsupported
 from .kernels import coord_vars, output_args, store
 
@@ -115,7 +115,7 @@ def _render(group, d):
     it = iter(row_coords)
     coords = tuple(col if i == dim else next(it) for i in range(len(full)))
     if dim == len(full) - 1 or all(s == 1 for s in full[dim + 1:]):
-        em.flat[(coords, full)] = "row * %d + col" % cols if cols > 1 else "row"
+        em.flat[(coords, full)] = ("row * %d + col" % cols if cols > 1 else "row", contiguous_strides(full))
     carries, ctypes = [], set()
     em.scan_value = lambda node, at: _step(em, node, at, coords, carries, ctypes, rows, cols)
     outs = output_args(outputs)
