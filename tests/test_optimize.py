@@ -138,6 +138,31 @@ def test_planner_fuses_softmax_into_one_rows_kernel_and_leaves_the_gemm_to_aten(
     assert any("addmm" in d and "ATen" in d for d in p.decisions)
 
 
+def test_reductions_of_one_tensor_share_a_kernel_that_reads_it_once():
+    """GroupNorm's variance and mean of its input are siblings (neither consumes the other):
+    one rows kernel computes both."""
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gn = torch.nn.GroupNorm(4, 16)
+
+        def forward(self, x):
+            return torch.relu(self.gn(x))
+
+    torch.manual_seed(0)
+    model, x = M(), torch.randn(2, 16, 9, 11)
+    with torch.no_grad():
+        model.gn.weight.normal_()
+        model.gn.bias.normal_()
+    p = plan.plan(capture.capture(model, [x]))
+    rows = [g for g in p.groups if p.specs[g.id].template == "rows"]
+    assert len(rows) == 1 and {"var", "sum"} <= set(rows[0].ops()), [g.ops() for g in p.groups]
+    assert any("reads the same x" in d for d in p.decisions), p.decisions
+    with torch.no_grad():
+        got = interpret.run(p, model, [x], {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
+        assert_matches(got, model(x))
+
+
 def test_planner_never_makes_a_group_wait_on_itself():
     """a -> ATen call -> b with a and b both pointwise: one kernel for both would need the
     ATen result inside itself, so they are two."""

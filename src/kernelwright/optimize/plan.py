@@ -3,7 +3,8 @@
 Greedy producer-consumer fusion in graph order: each pointwise op, reduction, view or
 constant joins the group of its producers when the result is still one kernel (the code
 generator builds it) and no path leaves the group and comes back (which would make the
-group wait on itself). Everything else (GEMMs, convolutions, pooling, indexing ...) stays an
+group wait on itself); an op that joins no producer may join a sibling, a group that reads
+the same tensor. Everything else (GEMMs, convolutions, pooling, indexing ...) stays an
 ATen call, and so does a view of such a result, which costs nothing there.
 """
 
@@ -37,10 +38,15 @@ def plan(captured):
     group_of, members = {}, {}
     next_id = [0]
 
-    def attempt(node_list):
+    def attempt(node_list, replacing=()):
+        """Builds the group ``node_list`` would be in place of the groups ``replacing``."""
         group = _group(-1, node_list, users)
         if _cycle(group.nodes, ancestors):
             raise Unsupported("it would wait on its own output through an ATen call")
+        unit = {m: gid for gid, ms in members.items() if gid not in replacing for m in ms}
+        unit.update((m, -1) for m in node_list)
+        if not _acyclic(nodes, unit):
+            raise Unsupported("it and another kernel would each wait on the other")
         return codegen.build(group)
 
     for n in nodes:
@@ -61,7 +67,7 @@ def plan(captured):
         for option in options:
             node_list = [m for g in option for m in members[g]] + [n]
             try:
-                attempt(node_list)
+                attempt(node_list, option)
             except Unsupported as why:
                 reasons.append(str(why))
                 continue
@@ -73,6 +79,25 @@ def plan(captured):
                 group_of[m] = gid
             joined = True
             break
+        if not joined and k in (opset.POINTWISE, opset.REDUCTION):
+            # A sibling: a kernel reading what this op reads (var and mean of one tensor): one
+            # kernel reads it once for both.
+            mine = _bases(n.all_input_nodes)
+            for g in sorted((g for g in members if g not in producers), key=lambda g: -len(members[g])):
+                shared = mine & _bases(_group(-1, members[g], users).inputs)
+                if not shared:
+                    continue
+                node_list = members[g] + [n]
+                try:
+                    attempt(node_list, (g,))
+                except Unsupported:
+                    continue
+                members[g] = node_list
+                group_of[n] = g
+                decisions.append("%s (%s): joins the kernel of %s, which reads the same %s" % (
+                    n.name, _target(n), members[g][0].name, ", ".join(sorted(b.name for b in shared))))
+                joined = True
+                break
         if joined:
             continue
         if k in (opset.VIEW, opset.CONSTANT) and not opset.copies(n):
@@ -120,6 +145,16 @@ def _group(gid, node_list, users):
     return Group(gid, list(node_list), inputs, outputs)
 
 
+def _bases(nodes):
+    """The tensors ``nodes`` are views of (looking through views that are not copies)."""
+    found = set()
+    for n in nodes:
+        while opset.kind(n) == opset.VIEW and not opset.copies(n) and n.all_input_nodes:
+            n = n.all_input_nodes[0]
+        found.add(n)
+    return found
+
+
 def _ancestors(gm):
     found = {}
     for n in gm.graph.nodes:
@@ -129,6 +164,31 @@ def _ancestors(gm):
             acc |= found[a]
         found[n] = acc
     return found
+
+
+def _acyclic(nodes, unit):
+    """Whether the units (``unit``: node -> group id; other nodes are their own unit) can run
+    in some order: no group waits on another that waits on it."""
+    key = lambda n: ("g", unit[n]) if n in unit else ("n", n)  # noqa: E731
+    edges, indegree = {}, {}
+    for n in nodes:
+        indegree.setdefault(key(n), 0)
+        for a in n.all_input_nodes:
+            if a.op != "call_function" or key(a) == key(n):
+                continue
+            if key(n) not in edges.setdefault(key(a), set()):
+                edges[key(a)].add(key(n))
+                indegree[key(n)] = indegree.get(key(n), 0) + 1
+    ready = [u for u, d in indegree.items() if d == 0]
+    seen = 0
+    while ready:
+        u = ready.pop()
+        seen += 1
+        for v in edges.get(u, ()):
+            indegree[v] -= 1
+            if indegree[v] == 0:
+                ready.append(v)
+    return seen == len(indegree)
 
 
 def _cycle(node_list, ancestors):
