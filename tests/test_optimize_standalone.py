@@ -27,7 +27,7 @@ import torch
 import torch.utils.cpp_extension
 
 from kernelwright.kernel import nvrtc
-from kernelwright.optimize import api, emit_standalone
+from kernelwright.optimize import api, capture, emit, emit_standalone, plan
 from tests.optimize_util import MODELS, assert_matches, build, model_id, planned
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -195,9 +195,26 @@ def test_launcher_passes_the_workspace_and_launches_cooperatively():
     gid, launch = next(iter(choices.items()))
     text = emit_standalone.launcher(p.specs[gid], launch)
     assert text.startswith("#undef THREADS\n")
-    assert re.search(r"dim3\(%d, %d, %d\), %d, true\);" % (*launch.block, launch.workspace), text)
+    assert re.search(r"dim3\(%d, %d, %d\), %d, true, 0\);" % (*launch.block, launch.workspace), text)
     plain = p.specs[gid].variants[0]
-    assert re.search(r"dim3\(%d, %d, %d\), 0, false\);" % plain.block, emit_standalone.launcher(p.specs[gid], plain))
+    assert re.search(r"dim3\(%d, %d, %d\), 0, false, 0\);" % plain.block, emit_standalone.launcher(p.specs[gid], plain))
+
+
+def test_launcher_gives_a_cluster_kernel_its_shared_memory():
+    x = torch.randn(300, 30000)
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return torch.nn.functional.layer_norm(x, x.shape[-1:])
+
+    p = plan.plan(capture.capture(M(), [x]))
+    spec = p.specs[p.groups[0].id]
+    launch = next(v for v in spec.variants if v.template == "cluster rows")
+    assert launch.shared > 48 * 1024
+    assert re.search(r"dim3\(%d, %d, %d\), 0, false, %d\);" % (*launch.block, launch.shared),
+                     emit_standalone.launcher(spec, launch))
+    text = emit.module_source(p, "", "m", {p.groups[0].id: launch}, [])
+    assert "shared=%d" % launch.shared in text
 
 
 def _namespace_kw(text):

@@ -6,7 +6,7 @@ import torch
 import torch.nn.functional as F
 
 from kernelwright.kernel import nvrtc
-from kernelwright.optimize import capture, dialects, interpret, kernels, plan, runtime, split
+from kernelwright.optimize import capture, cluster, dialects, interpret, kernels, plan, runtime, split
 
 
 def _reduction_spec(fn, *inputs):
@@ -248,3 +248,29 @@ def test_pointwise_kernels_walk_their_output_in_memory_order(layout):
     assert got.stride() == fn(x).stride()
     torch.testing.assert_close(got, fn(x), rtol=1e-6, atol=1e-6)
     _compiles(spec, spec.variants)
+
+
+def test_long_rows_walked_twice_get_a_cluster_that_holds_them_on_chip():
+    x = torch.randn(300, 30000)
+    spec = _reduction_spec(lambda x: F.layer_norm(x, x.shape[-1:]), x)
+    clusters = [v for v in spec.variants if v.template == "cluster rows"]
+    assert clusters, [v.describe() for v in spec.variants]
+    for v in clusters:
+        d = dict(v.defines)
+        assert v.grid == (d["CLUSTER"], 300, 1) and v.block == (d["THREADS"], 1, 1) and not v.cooperative
+        assert d["CHUNK"] * (d["CLUSTER"] - 1) < x.shape[1] <= d["CHUNK"] * d["CLUSTER"]
+        assert v.shared == -(-d["CHUNK"] * 4 // 16) * 16 <= cluster.SMEM_BUDGET
+        source = spec.cuda_source(v)
+        # read from global memory once (the fill), every loop from the copy, partials exchanged
+        assert source.count("in0[") == 1 and source.count("KW_ROW_LOAD(0,") == 2, source
+        assert "__cluster_dims__(CLUSTER, 1, 1)" in source and source.count("kw_cluster_sync();") == 2
+    _compiles(spec, spec.variants)
+
+
+@pytest.mark.parametrize("case", ["one_loop", "short_rows", "strided"])
+def test_rows_read_once_or_cached_anyway_get_no_cluster(case):
+    fn, x = {"one_loop": (lambda x: x.sum(-1), torch.randn(300, 30000)),
+             "short_rows": (lambda x: torch.softmax(x, -1), torch.randn(300, 1000)),
+             "strided": (lambda x: torch.softmax(x, 1), torch.randn(4, 30000, 8))}[case]
+    spec = _reduction_spec(fn, x)
+    assert not [v for v in spec.variants if v.template == "cluster rows"]

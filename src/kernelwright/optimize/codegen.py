@@ -8,7 +8,7 @@ import textwrap
 
 import torch
 
-from . import dialects, kernels, opset, scan, split
+from . import cluster, dialects, kernels, opset, scan, split
 from .emitter import meta, reduction_dims
 from .ir import KernelSpec, Launch, Unsupported
 
@@ -121,6 +121,14 @@ def _rows_spec(group, index):
             variants += split.launches(nrows, ncols, sms, split.slot_count(clines))
         except Unsupported:
             pass  # the rows template alone: slower on few rows, but the same result
+    cached = [(k,) + cluster.storage(arg) for k, arg in enumerate(cem.inputs.values()) if k in cem.row_loads]
+    if cluster.applies(clines, sum(size for _, _, size in cached), nrows, ncols, capability()):
+        try:
+            other["cluster rows"] = cluster.body(_signature(name, cem, outs, "THREADS"), smem, clines, cstores,
+                                                 ncols, index, cached)
+            variants += cluster.launches(nrows, ncols, [size for _, _, size in cached])
+        except Unsupported:
+            pass  # an accumulator the blocks cannot exchange: the rows template reads the row again
     if not variants:
         raise Unsupported("%d rows do not fit one grid" % nrows)
     return KernelSpec(name, "rows", list(cem.inputs.values()), outs, cuda, torch_src, variants,
@@ -133,6 +141,14 @@ def sm_count():
     if torch.cuda.is_available():
         return torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
     return 132
+
+
+def capability():
+    """The device's compute capability, which the cluster template needs to be 9.0 or more;
+    an H100's where there is no GPU."""
+    if torch.cuda.is_available():
+        return torch.cuda.get_device_capability(torch.cuda.current_device())
+    return (9, 0)
 
 
 def _strided_columns(nodes):

@@ -83,6 +83,9 @@ KW_F float kw_round_bf16(float x) { return __bfloat162float(__float2bfloat16_rn(
 KW_F float kw_load(__half x) { return __half2float(x); }
 KW_F float kw_load(__nv_bfloat16 x) { return __bfloat162float(x); }
 template <typename T> KW_F T kw_load(T x) { return x; }
+// A read of input k at a row's flat offset: from global memory, unless the kernel (the
+// cluster-rows template) holds the row on chip and redefines this.
+#define KW_ROW_LOAD(k, off) kw_load(in##k[off])
 KW_F void kw_store(__half* p, float x) { *p = __float2half_rn(x); }
 KW_F void kw_store(__nv_bfloat16* p, float x) { *p = __float2bfloat16_rn(x); }
 template <typename P, typename T> KW_F void kw_store(P* p, T x) { *p = static_cast<P>(x); }
@@ -266,6 +269,9 @@ class Cuda(_Dialect):
 
     def load(self, pointer, offset, ctype):
         return "static_cast<%s>(kw_load(%s[%s]))" % (CUDA_TYPES[ctype], pointer, offset)
+
+    def row_load(self, k, offset, ctype):
+        return "static_cast<%s>(KW_ROW_LOAD(%d, %s))" % (CUDA_TYPES[ctype], k, offset)
 
 
 class Torch(_Dialect):

@@ -44,6 +44,7 @@ class Binding:
     def kernel(self, spec, launch):
         """The statement that binds ``spec.name`` to a callable returning the kernel's outputs."""
         scratch = ",\n    workspace=%d, cooperative=%r" % (launch.workspace, launch.cooperative) if launch.workspace else ""
+        scratch += ",\n    shared=%d" % launch.shared if launch.shared else ""
         return '%s = _kw.Kernel(\n    "%s", r"""\n%s""",\n    grid=%r, block=%r,\n    inputs=%s,\n    outputs=%s,\n    fallback=_%s_aten%s)' % (
             spec.name, spec.name, spec.cuda_source(launch), launch.grid, launch.block,
             _arg_list(spec.inputs), _arg_list(spec.outputs), spec.name, scratch)

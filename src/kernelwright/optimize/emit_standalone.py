@@ -39,7 +39,7 @@ struct KwArg {
 
 std::vector<at::Tensor> kw_run(const char* name, const void* kernel, std::vector<at::Tensor> inputs,
                                const std::vector<KwArg>& want_in, const std::vector<KwArg>& want_out,
-                               dim3 grid, dim3 block, int64_t workspace, bool cooperative) {
+                               dim3 grid, dim3 block, int64_t workspace, bool cooperative, int shared) {
   if (inputs.size() != want_in.size()) return {};
   const at::Device device = inputs.empty() ? at::Device(at::kCUDA, c10::cuda::current_device()) : inputs[0].device();
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -66,10 +66,19 @@ std::vector<at::Tensor> kw_run(const char* name, const void* kernel, std::vector
   std::vector<void*> args;
   for (void*& p : pointers) args.push_back(&p);
   const cudaStream_t stream = c10::cuda::getCurrentCUDAStream(device.index()).stream();
-  const cudaError_t error = cooperative ? cudaLaunchCooperativeKernel(kernel, grid, block, args.data(), 0, stream)
-                                        : cudaLaunchKernel(kernel, grid, block, args.data(), 0, stream);
-  if (cooperative && error == cudaErrorCooperativeLaunchTooLarge) {
-    cudaGetLastError();  // not a sticky error: cleared, or the next launch check would report it
+  if (shared > 48 * 1024) {  // above the default cap a kernel must opt in
+    const cudaError_t optin = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared);
+    if (optin != cudaSuccess) {
+      cudaGetLastError();
+      return {};
+    }
+  }
+  const cudaError_t error = cooperative ? cudaLaunchCooperativeKernel(kernel, grid, block, args.data(), shared, stream)
+                                        : cudaLaunchKernel(kernel, grid, block, args.data(), shared, stream);
+  // A grid (cooperative) or a cluster (shared > 0) the device cannot hold at once is refused
+  // before anything runs: not a sticky error, cleared, and the ATen twin runs instead.
+  if (error != cudaSuccess && (cooperative || shared > 0) && error != cudaErrorIllegalAddress) {
+    cudaGetLastError();
     return {};
   }
   TORCH_CHECK(error == cudaSuccess, "launching ", name, ": ", cudaGetErrorString(error));
@@ -118,7 +127,7 @@ class _kw:
                 return self.fallback(*tensors)
             outputs = getattr(_kw.Kernel.build(), "launch_" + self.name)(list(tensors))
             # Empty where the kernel does not apply: inputs of another shape, dtype or device,
-            # or a cooperative launch the device cannot hold at once.
+            # or a cooperative grid or cluster the device cannot hold at once.
             return tuple(outputs) if outputs else self.fallback(*tensors)
 
         @staticmethod
@@ -192,9 +201,10 @@ def launcher(spec, launch):
             '  static const std::vector<KwArg> want_in{%s};\n'
             '  static const std::vector<KwArg> want_out{%s};\n'
             '  return kw_run("%s", (const void*)%s, std::move(inputs), want_in, want_out,\n'
-            '                dim3(%d, %d, %d), dim3(%d, %d, %d), %d, %s);\n'
+            '                dim3(%d, %d, %d), dim3(%d, %d, %d), %d, %s, %d);\n'
             '}\n') % (undefs, spec.name, _args(spec.inputs), _args(spec.outputs), spec.name, spec.name,
-                      *launch.grid, *launch.block, launch.workspace, "true" if launch.cooperative else "false")
+                      *launch.grid, *launch.block, launch.workspace, "true" if launch.cooperative else "false",
+                      launch.shared)
 
 
 def _args(args):

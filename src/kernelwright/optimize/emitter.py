@@ -67,6 +67,10 @@ class Emitter:
         # is read at that index instead of re-multiplying the coordinates (which the compiler
         # cannot fold back through the divisions that made them).
         self.flat = {}
+        # The rows template's flat index of the domain ("row * cols + col"), and the inputs read
+        # at it in CUDA: the reads the cluster-rows template can serve from shared memory.
+        self.row_flat = None
+        self.row_loads = set()
 
     def scan_value(self, node, coords):
         """A scan's value: only the scan template, which walks its columns in order, has one."""
@@ -164,7 +168,13 @@ class Emitter:
                      if c != "0" and st != 0 and s != 1]
             offset = self.index(" + ".join(terms) if terms else "0", coords)
         i = list(self.inputs).index(node)
-        expr = self.d.load("in%d" % i, offset, opset.ctype_of(val.dtype))
+        found = self.flat.get((tuple(coords), tuple(arg.shape)))
+        if self.d.name == "cuda" and self.row_flat is not None and found is not None and found[0] == self.row_flat \
+                and offset == self.index(found[0], coords):
+            self.row_loads.add(i)
+            expr = self.d.row_load(i, offset, opset.ctype_of(val.dtype))
+        else:
+            expr = self.d.load("in%d" % i, offset, opset.ctype_of(val.dtype))
         return self._emit(("load", node, coords), expr, opset.ctype_of(val.dtype), coords)
 
     def flat_offset(self, coords, shape, stride):

@@ -71,6 +71,8 @@ class Launch:
     # Blocks wait for each other at that barrier, so all of them must be resident at once:
     # launched cooperatively, which fails instead of hanging where they cannot be.
     cooperative: bool = False
+    # Bytes of dynamic shared memory a block takes (the cluster-rows template's part of a row).
+    shared: int = 0
     template: str = ""  # another template of the same group (KernelSpec.other_bodies); "": the spec's own
 
     def describe(self):

@@ -164,6 +164,7 @@ def rows(nodes, outputs, dialect):
             # out of the column loop, where ``col`` is not defined.
             em.flat[(coords, full)] = ("row * %d + col" % math.prod(red_shape) if math.prod(red_shape) > 1 else "row",
                                        contiguous_strides(full))
+            em.row_flat = em.flat[(coords, full)][0]
         return coords
 
     cols = math.prod(red_shape)

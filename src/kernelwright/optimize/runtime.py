@@ -19,25 +19,27 @@ from kernelwright.kernel.errors import KernelLaunchError
 from kernelwright.kernel.signature import parse_kernel
 
 from .dialects import CUDA_PRELUDE
+from .cluster import CUDA_HELPERS as CUDA_CLUSTER_HELPERS
 from .kernels import CUDA_REDUCE_OPS
 from .scan import CUDA_HELPERS as CUDA_SCAN_HELPERS
 from .split import CUDA_HELPERS as CUDA_SPLIT_HELPERS
 
 # The helpers every generated kernel may call (kw_exp, kw_reduce_rows ...), put in front of
 # each kernel's source when it is compiled.
-PRELUDE = CUDA_PRELUDE + CUDA_REDUCE_OPS + CUDA_SPLIT_HELPERS + CUDA_SCAN_HELPERS
+PRELUDE = CUDA_PRELUDE + CUDA_REDUCE_OPS + CUDA_SPLIT_HELPERS + CUDA_CLUSTER_HELPERS + CUDA_SCAN_HELPERS
 
 
 class Kernel:
     """A generated kernel: ``Kernel(...)(*inputs)`` returns its outputs as a tuple."""
 
     def __init__(self, name, source, grid, block, inputs, outputs, fallback, workspace=0, cooperative=False,
-                 strict=False):
+                 strict=False, shared=0):
         """``workspace``: bytes of zeroed scratch passed last; ``cooperative``: launched so that
-        all blocks are resident at once, and where the device cannot hold them, the call runs
-        ``fallback`` from then on (``strict``: raises instead, for measuring)."""
+        all blocks are resident at once; ``shared``: bytes of dynamic shared memory a block.
+        Where the device refuses the launch's shape (a cooperative grid or a cluster it cannot
+        hold), the call runs ``fallback`` from then on (``strict``: raises instead, for measuring)."""
         self.name = name
-        self.workspace, self.cooperative, self.strict = workspace, cooperative, strict
+        self.workspace, self.cooperative, self.strict, self.shared = workspace, cooperative, strict, shared
         self._refused = set()
         self.source = PRELUDE + source
         self.grid, self.block = tuple(grid), tuple(block)
@@ -56,7 +58,7 @@ class Kernel:
                 if found is None:
                     sig = parse_kernel(self.source, self.name)
                     kernel = nvrtc.load(self.source, self.name + ".cu", sig, None, device_index)
-                    config = launching.check(self.name, self.grid, self.block, 0, kernel.limits)
+                    config = launching.check(self.name, self.grid, self.block, self.shared, kernel.limits)
                     found = self._loaded[device_index] = (kernel, config)
         return found
 
@@ -84,7 +86,7 @@ class Kernel:
         try:
             kernel.launch(config, torch.cuda.current_stream(device).cuda_stream, base, cooperative=self.cooperative)
         except KernelLaunchError as error:
-            if self.strict or not self.cooperative or "COOPERATIVE_LAUNCH_TOO_LARGE" not in str(error):
+            if self.strict or not _refused_shape(str(error)):
                 raise
             self._refused.add(device.index)
             return self.fallback(*tensors)
@@ -95,6 +97,13 @@ class Kernel:
         device = torch.device(device) if device is not None else torch.device("cuda", torch.cuda.current_device())
         self._kernel(device.index if device.index is not None else torch.cuda.current_device())
         return self
+
+
+def _refused_shape(message):
+    """Whether a launch failed because the device cannot hold its grid or cluster at once (the
+    launch is refused before anything runs; nothing is left half done)."""
+    return any(code in message for code in ("COOPERATIVE_LAUNCH_TOO_LARGE", "CLUSTER_OUT_OF_RESOURCES",
+                                            "CLUSTER_SIZE_INVALID", "OUT_OF_RESOURCES"))
 
 
 # Runs the generated forward on CPU tensors too, each kernel through its ATen twin: a check

@@ -11,6 +11,8 @@ cooperative, which the driver refuses rather than hangs where the grid does not 
 """
 
 import textwrap
+from dataclasses import dataclass
+from typing import Callable
 
 from . import dialects, kernels
 from .ir import Launch, Unsupported
@@ -71,20 +73,46 @@ def slot_count(clines):
 
 def body(signature, smem, clines, cstores, nrows, ncols, index):
     """The kernel's source; ``signature``'s last parameter is the workspace, ``kw_ws``."""
+    bar_bytes = -(-4 * nrows // 16) * 16
+    head = ["const %s row = blockIdx.y;" % index,
+            "const bool row_ok = true;",
+            "const %s col_begin = (%s)blockIdx.x * CHUNK;" % (index, index),
+            "const %s col_end = col_begin + CHUNK < %d ? col_begin + CHUNK : %d;" % (index, ncols, ncols),
+            "unsigned int* kw_bar = reinterpret_cast<unsigned int*>(kw_ws) + row;",
+            "unsigned long long* kw_part = reinterpret_cast<unsigned long long*>(kw_ws + %d);" % bar_bytes]
+    exchange = Exchange(
+        store=lambda slot, value: "kw_part_store(%s, %s);" % (_part(slot, nrows, "blockIdx.x"), value),
+        load=lambda ctype, slot: "kw_part_load<%s>(%s)" % (ctype, _part(slot, nrows)),
+        barrier=lambda phase: "kw_row_barrier(kw_bar, %d * SPLIT);" % phase, parts="SPLIT")
+    lines = head + phases(clines, index, exchange)
+    if cstores:
+        lines += ["if (blockIdx.x == 0 && threadIdx.x == 0) {"] + ["  " + s for s in cstores] + ["}"]
+    return "%s {\n%s%s\n}\n" % (signature, smem, textwrap.indent("\n".join(lines), "  "))
+
+
+@dataclass
+class Exchange:
+    """How the blocks of a row share their partial results: ``store(slot, value)`` leaves this
+    block's, ``load(ctype, slot)`` reads part ``q``'s, ``barrier(phase)`` waits until every
+    part has stored; ``parts`` counts the blocks of a row."""
+
+    store: Callable
+    load: Callable
+    barrier: Callable
+    parts: str
+
+
+def phases(clines, index, exchange):
+    """The row's statements with each column loop over [col_begin, col_end) and, after each
+    reducing loop, its partials exchanged and combined in the same order in every block (so
+    that all blocks of the row hold the same value)."""
     d = dialects.Cuda(index)
     for seg in clines:
         if isinstance(seg, kernels.Loop):
             for p in seg.reduces:
                 if p.ctype not in _SPLIT_CTYPES:
                     raise Unsupported("a %s accumulator cannot be split across blocks" % p.ctype)
-    bar_bytes = -(-4 * nrows // 16) * 16
-    lines = ["const %s row = blockIdx.y;" % index,
-             "const bool row_ok = true;",
-             "const %s col_begin = (%s)blockIdx.x * CHUNK;" % (index, index),
-             "const %s col_end = col_begin + CHUNK < %d ? col_begin + CHUNK : %d;" % (index, ncols, ncols),
-             "unsigned int* kw_bar = reinterpret_cast<unsigned int*>(kw_ws) + row;",
-             "unsigned long long* kw_part = reinterpret_cast<unsigned long long*>(kw_ws + %d);" % bar_bytes]
-    slot, phase = 0, 0
+    lines, slot, phase = [], 0, 0
     for seg in clines:
         if not isinstance(seg, kernels.Loop):
             lines.append(seg)
@@ -93,38 +121,34 @@ def body(signature, smem, clines, cstores, nrows, ncols, index):
         if not seg.reduces:
             continue
         phase += 1
-        exchange, combine, slots = [], [], {}
+        shares, combine, slots = [], [], {}
         for p in seg.reduces:
             ctype = dialects.CUDA_TYPES[p.ctype]
             slots[id(p)] = slot
-            exchange += kernels.block_reduce(p)
+            shares += kernels.block_reduce(p)
+            loop = "for (int q = 0; q < %s; ++q)" % exchange.parts
             if kernels.is_arg(p):
                 largest = "true" if p.op == "argmax" else "false"
-                exchange += [
-                    "if (threadIdx.x == 0) { kw_part_store(%s, %s); kw_part_store(%s, %s_i); }" % (
-                        _part(slot, nrows, "blockIdx.x"), p.acc, _part(slot + 1, nrows, "blockIdx.x"), p.acc)]
+                shares.append("if (threadIdx.x == 0) { %s %s }" % (
+                    exchange.store(slot, p.acc), exchange.store(slot + 1, p.acc + "_i")))
                 combine += ["%s = %s; %s_i = 0x7fffffffffffffffLL;" % (p.acc, kernels.init_literal(p, d), p.acc),
-                            "for (int q = 0; q < SPLIT; ++q)",
-                            "  kw_argbest(%s, %s_i, kw_part_load<%s>(%s), kw_part_load<long long>(%s), %s);" % (
-                                p.acc, p.acc, ctype, _part(slot, nrows), _part(slot + 1, nrows), largest)]
+                            loop, "  kw_argbest(%s, %s_i, %s, %s, %s);" % (
+                                p.acc, p.acc, exchange.load(ctype, slot), exchange.load("long long", slot + 1), largest)]
                 slot += 2
+                continue
+            shares.append("if (threadIdx.x == 0) %s" % exchange.store(slot, p.acc))
+            combine.append("%s = %s;" % (p.acc, kernels.init_literal(p, d)))
+            if p.online_of:  # each part's sum is relative to its own max: moved to the row's
+                m = p.online_of
+                combine.append("%s %s += kw_online_part(%s, %s, %s);" % (
+                    loop, p.acc, exchange.load("double", slot),
+                    exchange.load(dialects.CUDA_TYPES[m.ctype], slots[id(m)]), m.acc))
             else:
-                exchange.append("if (threadIdx.x == 0) kw_part_store(%s, %s);" % (_part(slot, nrows, "blockIdx.x"), p.acc))
-                combine.append("%s = %s;" % (p.acc, kernels.init_literal(p, d)))
-                if p.online_of:  # each part's sum is relative to its own max: moved to the row's
-                    m = p.online_of
-                    combine.append("for (int q = 0; q < SPLIT; ++q) %s += kw_online_part(kw_part_load<double>(%s), "
-                                   "kw_part_load<%s>(%s), %s);" % (p.acc, _part(slot, nrows), dialects.CUDA_TYPES[m.ctype],
-                                                                   _part(slots[id(m)], nrows), m.acc))
-                else:
-                    combine.append("for (int q = 0; q < SPLIT; ++q) %s = %s()(%s, kw_part_load<%s>(%s));" % (
-                        p.acc, kernels.combine_op(p), p.acc, ctype, _part(slot, nrows)))
-                slot += 1
-        lines += exchange + ["kw_row_barrier(kw_bar, %d * SPLIT);" % phase] + combine
-    if cstores:
-        lines += ["if (blockIdx.x == 0 && threadIdx.x == 0) {"] + ["  " + s for s in cstores] + ["}"]
-    return "%s {\n%s%s\n}\n" % (
-        signature, smem, textwrap.indent("\n".join(lines), "  "))
+                combine.append("%s %s = %s()(%s, %s);" % (
+                    loop, p.acc, kernels.combine_op(p), p.acc, exchange.load(ctype, slot)))
+            slot += 1
+        lines += shares + [exchange.barrier(phase)] + combine
+    return lines
 
 
 def _part(slot, nrows, part="q"):

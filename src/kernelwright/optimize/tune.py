@@ -134,7 +134,8 @@ def _measure_group(spec, twin, args, device, budget_s, tolerance):
         k = runtime.Kernel(spec.name, spec.cuda_source(launch), launch.grid, launch.block,
                            [(t.shape, t.stride, t.dtype) for t in spec.inputs],
                            [(t.shape, t.stride, t.dtype) for t in spec.outputs], twin,
-                           workspace=launch.workspace, cooperative=launch.cooperative, strict=True)
+                           workspace=launch.workspace, cooperative=launch.cooperative, strict=True,
+                           shared=launch.shared)
         try:
             got = k(*args)
         except (KernelCompileError, KernelLaunchError, LaunchConfigError) as error:
