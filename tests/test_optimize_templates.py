@@ -274,3 +274,14 @@ def test_rows_read_once_or_cached_anyway_get_no_cluster(case):
              "strided": (lambda x: torch.softmax(x, 1), torch.randn(4, 30000, 8))}[case]
     spec = _reduction_spec(fn, x)
     assert not [v for v in spec.variants if v.template == "cluster rows"]
+
+
+@pytest.mark.parametrize("case", ["group_norm_view", "instance_norm_unit_batch"])
+def test_rows_read_through_a_reshape_at_the_rows_flat_index(case):
+    """A norm over a reshaped input reads it at ``row * cols + col`` (no coordinate
+    arithmetic), which the cluster template can serve from shared memory."""
+    fn, x = {"group_norm_view": (lambda x: F.group_norm(x, 4), torch.randn(2, 8, 30, 40)),
+             "instance_norm_unit_batch": (lambda x: F.instance_norm(x), torch.randn(1, 6, 30, 40))}[case]
+    p = _fused_matches_aten(fn, x.shape)
+    rows = [p.specs[g.id] for g in p.groups if p.specs[g.id].template == "rows"]
+    assert rows and all("KW_ROW_LOAD(0, " in spec.cuda_body for spec in rows), [s.cuda_body for s in rows]

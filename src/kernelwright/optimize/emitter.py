@@ -262,11 +262,19 @@ class Emitter:
             return ()
         if _only_unit_dims_differ(src_shape, out_shape):
             it = iter(c for c, s in zip(coords, out_shape) if s != 1)
-            return tuple("0" if s == 1 else next(it) for s in src_shape)
-        terms = ["%s * %d" % (c, st) if st != 1 else c
-                 for c, st, s in zip(coords, contiguous_strides(out_shape), out_shape) if s != 1 and c != "0"]
-        flat = self.index(" + ".join(terms) if terms else "0", coords)
-        return self.unflatten(flat, src_shape, coords)
+            result = tuple("0" if s == 1 else next(it) for s in src_shape)
+        else:
+            terms = ["%s * %d" % (c, st) if st != 1 else c
+                     for c, st, s in zip(coords, contiguous_strides(out_shape), out_shape) if s != 1 and c != "0"]
+            flat = self.index(" + ".join(terms) if terms else "0", coords)
+            result = self.unflatten(flat, src_shape, coords)
+        # Row-major order is the same on both sides: where the view's coordinates came from a
+        # flat index over a dense layout, so did these.
+        found = self.flat.get((tuple(coords), out_shape))
+        if found is not None and [st for s, st in zip(out_shape, found[1]) if s != 1] == \
+                [st for s, st in zip(out_shape, contiguous_strides(out_shape)) if s != 1]:
+            self.flat.setdefault((result, src_shape), (found[0], contiguous_strides(src_shape)))
+        return result
 
     def unflatten(self, flat, shape, coords):
         strides = contiguous_strides(shape)

@@ -159,7 +159,9 @@ def rows(nodes, outputs, dialect):
         col_coords = coord_vars("c", red_shape, "col", em)
         it_r, it_c = iter(row_coords), iter(col_coords)
         coords = tuple(next(it_c) if i in dims else next(it_r) for i in range(len(full)))
-        if tuple(dims) == tuple(range(len(full) - len(dims), len(full))):  # rows, then columns, in memory order
+        kept_dims = [i for i, s in enumerate(full) if s != 1 and i not in dims]
+        reduced_dims = [i for i in dims if full[i] != 1]
+        if not kept_dims or not reduced_dims or max(kept_dims) < min(reduced_dims):  # rows, then columns, in memory order
             # With one column its coordinates are all literal 0, and a value at them is hoisted
             # out of the column loop, where ``col`` is not defined.
             em.flat[(coords, full)] = ("row * %d + col" % math.prod(red_shape) if math.prod(red_shape) > 1 else "row",
