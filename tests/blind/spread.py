@@ -1,6 +1,6 @@
 """How far the speedups of the same candidates moved between runs of a suite.
 
-    python benchmarks/blind/spread.py RUN1/results.jsonl RUN2/results.jsonl [RUN3/results.jsonl ...]
+    python tests/blind/spread.py RUN1/results.jsonl RUN2/results.jsonl [RUN3/results.jsonl ...]
 
 For each candidate with a result in at least two runs: its verdicts, and for the headline
 speedup (cost per call), the speedup from an idle GPU and the device-time speedup, the values

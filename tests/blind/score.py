@@ -1,6 +1,6 @@
 """Compare a suite's verdicts with what the candidates' authors expected.
 
-    python benchmarks/blind/score.py OUT/results.jsonl benchmarks/blind/expected_honest.json
+    python tests/blind/score.py OUT/results.jsonl tests/blind/expected_honest.json
 
 Expected "pass" is met by the verdict pass; expected "fail" by any other verdict (fail, error,
 crash, timeout).  Prints one line per candidate and the totals; exits 1 on any mismatch or
