@@ -1,0 +1,89 @@
+"""Every launch variant of the templates that only shapes beyond the corpus's reach (rows held
+by a cluster, rows split across blocks, softmax statistics in one loop, one-loop variance,
+layouts walked in memory order) launched on the GPU: each must build, launch and match its
+ATen twin, and the optimized model must match eager and float64."""
+
+import copy
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from kernelwright.kernel import nvrtc
+from kernelwright.optimize import api, cluster, split
+from tests.optimize_util import as_list, assert_matches
+
+pytestmark = pytest.mark.cuda
+
+
+@pytest.fixture(autouse=True)
+def _needs_cuda():
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA device")
+
+
+def _special_rows(x):
+    """Rows of -inf, a leading -inf run, a +inf and a NaN among ordinary ones."""
+    x = x.clone()
+    x[1] = float("-inf")
+    x[2, :7] = float("-inf")
+    x[3, 5] = float("inf")
+    x[4, 9] = float("nan")
+    return x
+
+
+_CASES = {
+    # cluster rows: statistics then the normalized row, rows of 120 KB to 400 KB
+    "layer_norm_cluster": (lambda x: F.layer_norm(x, x.shape[-1:]) * 1.5, lambda: torch.randn(300, 30000) + 3.0),
+    "softmax_cluster": (lambda x: torch.softmax(x, -1), lambda: _special_rows(torch.randn(64, 100000))),
+    "log_softmax_cluster": (lambda x: F.log_softmax(x, -1), lambda: torch.randn(48, 50000) * 4),
+    "group_norm_cluster": (lambda x: torch.relu(F.group_norm(x, 4)), lambda: torch.randn(8, 16, 96, 96)),
+    "instance_norm_cluster": (lambda x: F.instance_norm(x), lambda: torch.randn(1, 32, 128, 160)),
+    # split rows with the online pair and with a one-loop variance
+    "logsumexp_split": (lambda x: torch.logsumexp(x, 1), lambda: _special_rows(torch.randn(6, 3 * split.MIN_COLS + 5))),
+    "var_split": (lambda x: torch.var(x, dim=1), lambda: torch.randn(3, 40 * split.MIN_COLS) * 0.1 + 100.0),
+    "cross_entropy": (lambda x: F.cross_entropy(x, torch.arange(x.shape[0], device=x.device) % x.shape[1]),
+                      lambda: torch.randn(4096, 1000)),
+    # pointwise kernels walking a channels_last result
+    "channels_last_pointwise": (lambda x: torch.sigmoid(x) * 2.0 - x,
+                                lambda: torch.randn(8, 64, 56, 56).to(memory_format=torch.channels_last)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_CASES))
+def test_template_variants_launch_and_match(case):
+    fn, make = _CASES[case]
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return fn(x)
+
+    torch.manual_seed(0)
+    x = make().cuda()
+    model = M()
+    optimized = api.optimize(model, [x])
+    for gid, t in optimized.timings.items():
+        assert not t.failures, "%s: %s" % (optimized.plan.specs[gid].name, t.failures)
+    new = optimized.bind(copy.deepcopy(model))
+    with torch.no_grad():
+        want, got = as_list(model(x)), as_list(new(x))
+        ref = as_list(model(x.double()))
+    assert_matches(got, want, case)
+    for g, w, r in zip(got, want, ref):
+        finite = torch.isfinite(r)
+        scale = r[finite].norm().item() or 1.0
+        err_new = (g.double() - r)[finite].norm().item() / scale
+        err_eager = (w.double() - r)[finite].norm().item() / scale
+        assert err_new <= 16 * max(err_eager, 2.0**-24), "%s: error %.3g vs eager's %.3g" % (case, err_new, err_eager)
+    templates = {v.template for gid in optimized.timings for v in optimized.plan.specs[gid].variants}
+    if case.endswith("_cluster") and torch.cuda.get_device_capability() >= (9, 0):
+        assert "cluster rows" in templates, templates
+    if case.endswith("_split"):
+        assert "split rows" in templates, templates
+
+
+def test_the_cluster_budget_fits_the_device():
+    limit = nvrtc._limits_of_device(torch.cuda.current_device())["max_shared_optin"]
+    if torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("clusters need compute capability 9.0")
+    assert cluster.SMEM_BUDGET + 4096 <= limit
