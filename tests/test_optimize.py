@@ -310,3 +310,13 @@ def test_a_variant_far_slower_than_the_best_is_timed_once():
     calls.clear()
     ms, full = tune._time_unless_hopeless(slow, (), "cpu", 0.05, best_ms=20.0)
     assert full and ms >= 30 and len(calls) > 2
+
+
+def test_layouts_are_compared_by_their_error_against_float64():
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3), torch.nn.ReLU())
+    x = torch.randn(2, 3, 17, 19)
+    exact = lambda x: model(x)  # noqa: E731
+    rounded = lambda x: model(x).half().float()  # noqa: E731
+    errors = tune.errors_vs_float64([exact, rounded], model, [x])
+    assert errors[0] < 1e-6 < errors[1] < 1e-3

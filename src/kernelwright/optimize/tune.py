@@ -3,6 +3,7 @@ replaces, timed on the device in the same run; a group keeps its kernel only whe
 kernel is correct and faster.
 """
 
+import copy
 from dataclasses import dataclass, field
 from typing import Dict, Optional
 
@@ -171,13 +172,19 @@ def forward_ms(module, inputs, device, budget_s=0.5):
         return _time(module, inputs, device, budget_s)
 
 
-def outputs_differ(a, b, inputs):
-    """The largest relative difference between two forwards' outputs where it exceeds what
-    the matmul precision allows between methods, else 0 (a layout must not change precision)."""
-    tolerance = _CALL_TOLERANCE.get(torch.get_float32_matmul_precision(), 1e-5)
-    with torch.no_grad():
-        x, y = a(*inputs), b(*inputs)
-    x = [x] if isinstance(x, torch.Tensor) else list(x)
-    y = [y] if isinstance(y, torch.Tensor) else list(y)
-    worst = max(_rel_error(p, q) for p, q in zip(x, y))
-    return worst if worst > tolerance else 0.0
+def errors_vs_float64(forwards, model, inputs):
+    """Each forward's largest relative L2 error over its outputs against ``model`` run in
+    float64 on the same inputs; inf for all where the float64 run does not fit the device."""
+    try:
+        with torch.no_grad():
+            reference = copy.deepcopy(model).double()
+            want = _as_list(reference(*[x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x
+                                        for x in inputs]))
+            del reference
+            return [max(_rel_error(g, w) for g, w in zip(_as_list(f(*inputs)), want)) for f in forwards]
+    except torch.OutOfMemoryError:
+        return [float("inf")] * len(forwards)
+
+
+def _as_list(out):
+    return [out] if isinstance(out, torch.Tensor) else list(out)
