@@ -262,7 +262,8 @@ def test_long_rows_walked_twice_get_a_cluster_that_holds_them_on_chip():
         assert v.shared == -(-d["CHUNK"] * 4 // 16) * 16 <= cluster.SMEM_BUDGET
         source = spec.cuda_source(v)
         # read from global memory once (the fill), every loop from the copy, partials exchanged
-        assert source.count("in0[") == 1 and source.count("KW_ROW_LOAD(0,") == 2, source
+        assert "kw_fill_row(kw_cache0, in0 + kw_row_base," in source and "in0[" not in source, source
+        assert source.count("KW_ROW_LOAD(0,") == 2 and d["CHUNK"] % 16 == 0, source
         assert "__cluster_dims__(CLUSTER, 1, 1)" in source and source.count("kw_cluster_sync();") == 2
     _compiles(spec, spec.variants)
 

@@ -26,6 +26,18 @@ _THREADS = (512, 1024)
 CUDA_HELPERS = r"""
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 KW_F void kw_cluster_sync() { __cluster_barrier_arrive(); __cluster_barrier_wait(); }
+// n elements from global memory into shared (16-byte aligned): 16 bytes a load where the source
+// is aligned too, so that a block of one SM keeps enough bytes in flight to draw the copy rate.
+template <typename T> KW_F void kw_fill_row(T* dst, const T* __restrict__ src, int n) {
+  int done = 0;
+  if (16 % sizeof(T) == 0 && (reinterpret_cast<unsigned long long>(src) & 15ULL) == 0) {
+    const int vectors = n * (int)sizeof(T) / 16;
+    for (int i = threadIdx.x; i < vectors; i += blockDim.x)
+      reinterpret_cast<uint4*>(dst)[i] = __ldg(reinterpret_cast<const uint4*>(src) + i);
+    done = vectors * 16 / (int)sizeof(T);
+  }
+  for (int i = done + threadIdx.x; i < n; i += blockDim.x) dst[i] = src[i];
+}
 template <typename T> KW_F T kw_cluster_load(unsigned long long* p, unsigned int rank) {
   return *reinterpret_cast<const T*>(__cluster_map_shared_rank((void*)p, rank)); }
 #endif
@@ -42,15 +54,21 @@ def applies(clines, cached_bytes_per_col, nrows, ncols, capability):
 def launches(nrows, ncols, cached_sizes):
     """The smallest cluster whose blocks' parts fit SMEM_BUDGET, and the next size up (more
     blocks a row, smaller parts), each with 512 and 1024 threads a block."""
-    fitting = [size for size in _SIZES if _shared_bytes(-(-ncols // size), cached_sizes) <= SMEM_BUDGET]
+    fitting = [size for size in _SIZES if _shared_bytes(_chunk(ncols, size), cached_sizes) <= SMEM_BUDGET]
     out = []
     for size in fitting[:2]:
-        chunk = -(-ncols // size)
+        chunk = _chunk(ncols, size)
         for threads in _THREADS:
             out.append(Launch((size, nrows, 1), (threads, 1, 1),
                               (("THREADS", threads), ("CLUSTER", size), ("CHUNK", chunk)),
                               shared=_shared_bytes(chunk, cached_sizes), template="cluster rows"))
     return out
+
+
+def _chunk(ncols, size):
+    """Columns a block: a multiple of 16, so that every part of a row starts 16-byte aligned
+    when the row does."""
+    return -(-(-(-ncols // size)) // 16) * 16
 
 
 def _shared_bytes(chunk, cached_sizes):
@@ -71,10 +89,9 @@ def body(signature, smem, clines, cstores, ncols, index, cached):
         "const bool row_ok = true;",
         "const %s col_begin = (%s)blockIdx.x * CHUNK;  // blockIdx.x: the block's rank in its cluster" % (index, index),
         "const %s col_end = col_begin + CHUNK < %d ? col_begin + CHUNK : %d;" % (index, ncols, ncols),
-        "const %s kw_row_base = row * %d + col_begin;" % (index, ncols),
-        "for (%s col = col_begin + threadIdx.x; col < col_end; col += THREADS) {" % index]
-    head += ["  kw_cache%d[col - col_begin] = in%d[row * %d + col];" % (k, k, ncols) for k, _, _ in cached]
-    head += ["}", "__syncthreads();"]
+        "const %s kw_row_base = row * %d + col_begin;" % (index, ncols)]
+    head += ["kw_fill_row(kw_cache%d, in%d + kw_row_base, (int)(col_end - col_begin));" % (k, k) for k, _, _ in cached]
+    head.append("__syncthreads();")
     exchange = split.Exchange(
         store=lambda slot, value: "kw_part_store(&kw_slots[%d], %s);" % (slot, value),
         load=lambda ctype, slot: "kw_cluster_load<%s>(&kw_slots[%d], q)" % (ctype, slot),
