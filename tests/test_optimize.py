@@ -320,3 +320,14 @@ def test_layouts_are_compared_by_their_error_against_float64():
     rounded = lambda x: model(x).half().float()  # noqa: E731
     errors = tune.errors_vs_float64([exact, rounded], model, [x])
     assert errors[0] < 1e-6 < errors[1] < 1e-3
+
+
+@pytest.mark.parametrize("message, refused", [
+    ("cuLaunchCooperativeKernel failed: CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", True),
+    ("cuLaunchKernel failed: CUDA_ERROR_INVALID_CLUSTER_SIZE", True),
+    ("cuLaunchKernel failed: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", True),
+    ("cuLaunchKernel failed: CUDA_ERROR_ILLEGAL_ADDRESS", False),
+    ("cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE", False),
+])
+def test_only_a_shape_the_device_cannot_hold_counts_as_a_refused_launch(message, refused):
+    assert runtime.refused_shape(message) is refused

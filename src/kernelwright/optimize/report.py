@@ -24,6 +24,7 @@ def group_rows(optimized):
                "variant": t.chosen.describe() if t and t.chosen else None,
                "variants_ms": t.variants if t else {}, "error_vs_aten": t.error if t else None,
                "failures": t.failures if t else [], "timed_once": t.timed_once if t else [],
+               "refused": t.refused if t else [],
                "note": t.note if t else "not measured (no GPU)"}
         ms = row["kernel_ms"] if row["kept"] else row["aten_ms"]
         if ms and optimized.copy_gbps:

@@ -86,7 +86,7 @@ class Kernel:
         try:
             kernel.launch(config, torch.cuda.current_stream(device).cuda_stream, base, cooperative=self.cooperative)
         except KernelLaunchError as error:
-            if self.strict or not _refused_shape(str(error)):
+            if self.strict or not refused_shape(str(error)):
                 raise
             self._refused.add(device.index)
             return self.fallback(*tensors)
@@ -99,11 +99,10 @@ class Kernel:
         return self
 
 
-def _refused_shape(message):
+def refused_shape(message):
     """Whether a launch failed because the device cannot hold its grid or cluster at once (the
     launch is refused before anything runs; nothing is left half done)."""
-    return any(code in message for code in ("COOPERATIVE_LAUNCH_TOO_LARGE", "CLUSTER_OUT_OF_RESOURCES",
-                                            "CLUSTER_SIZE_INVALID", "OUT_OF_RESOURCES"))
+    return any(code in message for code in ("COOPERATIVE_LAUNCH_TOO_LARGE", "INVALID_CLUSTER_SIZE", "OUT_OF_RESOURCES"))
 
 
 # Runs the generated forward on CPU tensors too, each kernel through its ATen twin: a check

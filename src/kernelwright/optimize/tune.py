@@ -36,6 +36,7 @@ class GroupTiming:
     note: str = ""
     failures: list = field(default_factory=list)  # variants that did not build, launch or match ATen
     timed_once: list = field(default_factory=list)  # variants left after one call (see HOPELESS)
+    refused: list = field(default_factory=list)  # variants whose grid or cluster the device cannot hold
 
 
 def copy_bandwidth(device):
@@ -140,6 +141,11 @@ def _measure_group(spec, twin, args, device, budget_s, tolerance):
         try:
             got = k(*args)
         except (KernelCompileError, KernelLaunchError, LaunchConfigError) as error:
+            if isinstance(error, KernelLaunchError) and runtime.refused_shape(str(error)):
+                # The device cannot hold this grid or cluster at once: a limit of the device,
+                # not a fault of the kernel.
+                timing.refused.append(launch.describe())
+                continue
             # A generated kernel that does not build or launch is the generator's bug; the group
             # runs in ATen and the report says why.
             timing.failures.append("variant %s: %s" % (launch.describe(), str(error).splitlines()[0][:200]))
