@@ -864,15 +864,18 @@ def test_process_tree_finds_detached_descendants_and_their_device_files(monkeypa
 
     # A shell that starts a holder of /dev/null in a session of its own and waits.  The shell
     # gives a background job /dev/null as its stdin unless told otherwise, which would show the
-    # holder as holding it before its setsid().
+    # holder as holding it before its setsid(); and between its fork and the redirection the
+    # child is still the shell, with the shell's stdin, which is not /dev/null either (a pipe),
+    # whatever stdin the test runner has.
     holder = "import os, time; os.setsid(); f = open('/dev/null'); time.sleep(60)"
-    sh = subprocess.Popen(["sh", "-c", '"$0" -c "$1" < /dev/zero & wait', sys.executable, holder])
+    sh = subprocess.Popen(["sh", "-c", '"$0" -c "$1" < /dev/zero & wait', sys.executable, holder],
+                          stdin=subprocess.PIPE)
     try:
         deadline = time.time() + 30
         monkeypatch.setattr(proctree, "DEVICE_FILES", "/dev/null")
         while True:
             below = proctree.descendants(sh.pid)
-            if below and proctree.uses_gpu(below[0]):
+            if below and "time.sleep(60)" in proctree.command_line(below[0]) and proctree.uses_gpu(below[0]):
                 break
             assert time.time() < deadline, below
             time.sleep(0.05)
