@@ -46,13 +46,17 @@ def as_list(out):
     return [out] if isinstance(out, torch.Tensor) else list(out)
 
 
-def assert_matches(got, want, what="", half_inside=False):
+def assert_matches(got, want, what="", half_inside=False, reference=None):
     """Outputs of the same function computed in another order: relative L2 error within the
     outputs' precision, or half precision's where the model computes in it (the fused kernels
-    round differently from ATen's op-by-op half results), integers exact."""
+    round differently from ATen's op-by-op half results), integers exact. ``reference``: the
+    model's float64 outputs; where given, an output further from eager than that is still right
+    when it is no further from float64 than eager's (an ill-conditioned model, where eager's
+    float32 rounding is the larger error)."""
     got, want = as_list(got), as_list(want)
+    reference = as_list(reference) if reference is not None else [None] * len(want)
     assert len(got) == len(want), what
-    for i, (g, w) in enumerate(zip(got, want)):
+    for i, (g, w, r) in enumerate(zip(got, want, reference)):
         assert g.shape == w.shape and g.dtype == w.dtype, "%s output %d: %s %s vs %s %s" % (
             what, i, tuple(g.shape), g.dtype, tuple(w.shape), w.dtype)
         if not w.is_floating_point():
@@ -64,6 +68,13 @@ def assert_matches(got, want, what="", half_inside=False):
         scale = w64[finite].norm().item()
         err = (g64 - w64)[finite].norm().item() / (scale or 1.0)
         bound = 2e-2 if w.dtype in HALF or half_inside else 1e-5
+        if err > bound and r is not None:
+            ref_scale = r[finite].norm().item() or 1.0
+            got_err = (g64 - r)[finite].norm().item() / ref_scale
+            eager_err = (w64 - r)[finite].norm().item() / ref_scale
+            assert got_err <= 2 * eager_err, "%s output %d: relative error %.3g from eager, %.3g from float64 " \
+                "(eager's %.3g)" % (what, i, err, got_err, eager_err)
+            continue
         assert err <= bound, "%s output %d: relative error %.3g > %.3g" % (what, i, err, bound)
 
 

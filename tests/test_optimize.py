@@ -19,6 +19,17 @@ from tests.optimize_util import MODELS, as_list, assert_matches, build, computes
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def _float64(model, inputs):
+    """The model's outputs computed in float64 (float outputs only; None where it cannot run so)."""
+    try:
+        with torch.no_grad():
+            out = as_list(copy.deepcopy(model).double()(*[
+                x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]))
+    except (RuntimeError, TypeError):
+        return None
+    return [o if o.is_floating_point() else None for o in out]
+
+
 def _eager(model, inputs):
     with torch.no_grad():
         return as_list(copy.deepcopy(model)(*inputs))
@@ -34,7 +45,8 @@ def test_generated_kernels_match_eager_through_their_torch_twins(path):
     kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
     with torch.no_grad():
         got = interpret.run(p, copy.deepcopy(model), inputs, kernels)
-    assert_matches(got, _eager(model, inputs), model_id(path), computes_in_half(p))
+    half = computes_in_half(p)
+    assert_matches(got, _eager(model, inputs), model_id(path), half, None if half else _float64(model, inputs))
 
 
 @pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")
@@ -331,3 +343,25 @@ def test_layouts_are_compared_by_their_error_against_float64():
 ])
 def test_only_a_shape_the_device_cannot_hold_counts_as_a_refused_launch(message, refused):
     assert runtime.refused_shape(message) is refused
+
+
+@pytest.mark.parametrize("case", ["nan_to_num", "where_isnan", "isinf_mask"])
+def test_predicates_look_at_the_value_not_its_truth(case):
+    """isnan/isinf of a float value: the operand keeps its type (cast to bool first, NaN
+    was 'true' and never NaN, so nan_to_num let NaN through)."""
+    fn = {"nan_to_num": lambda x: torch.nan_to_num(x * 2.0, nan=0.5, posinf=1.0, neginf=-1.0),
+          "where_isnan": lambda x: torch.where(torch.isnan(x), torch.zeros_like(x), x) + 1.0,
+          "isinf_mask": lambda x: (torch.isinf(x) | torch.isnan(x)).float() * 3.0 + x.clamp(-1, 1).nan_to_num()}[case]
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return fn(x)
+
+    x = torch.randn(4, 9)
+    x[1, 2], x[2, 3], x[3, 4] = float("nan"), float("inf"), float("-inf")
+    p = plan.plan(capture.capture(M(), [x]))
+    with torch.no_grad():
+        got = interpret.run(p, M(), [x], {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
+    assert p.groups and torch.equal(as_list(got)[0], fn(x))
+    for g in p.groups:
+        assert "static_cast<bool>" not in p.specs[g.id].cuda_body

@@ -49,6 +49,7 @@ _BINARY = {
     "bitwise_or": "kw_or({a}, {b})", "pow": "kw_pow({a}, {b})", "copy": "{b}",
 }
 _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
+_PREDICATES = {"isnan", "isinf"}
 _LOGICAL = {"logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_not"}
 
 _REDUCTIONS = {"sum", "mean", "amax", "amin", "prod", "var", "std", "argmax", "argmin"}
@@ -227,8 +228,9 @@ def expression(node):
 
 def operand_ctype(name, result_ctype, operand_ctypes):
     """The type operands are cast to before the op: comparisons and logic compare in the wider
-    operand type; everything else computes in the result's type."""
-    if name in _COMPARISONS:
+    operand type, predicates of a value (isnan, isinf) look at it in its own; everything else
+    computes in the result's type."""
+    if name in _COMPARISONS or name in _PREDICATES:
         return widest(operand_ctypes)
     if name in _LOGICAL:
         return "bool"
