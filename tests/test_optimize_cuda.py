@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from kernelwright.optimize import api, capture
-from tests.optimize_util import MODELS, HALF, as_list, assert_matches, build, model_id
+from tests.optimize_util import MODELS, HALF, as_list, assert_matches, build, float64_errors, model_id
 
 pytestmark = pytest.mark.cuda
 
@@ -43,8 +43,5 @@ def test_optimized_model_matches_eager_and_float64(path):
     for g, w, r in zip(got, want, ref):
         if not r.is_floating_point():
             continue
-        finite = torch.isfinite(r)
-        scale = r[finite].norm().item() or 1.0
-        err_new = (g.double() - r)[finite].norm().item() / scale
-        err_eager = (w.double() - r)[finite].norm().item() / scale
+        err_new, err_eager = float64_errors(g, w, r)
         assert err_new <= 16 * max(err_eager, 2.0**-24), "%s: error %.3g vs eager's %.3g" % (model_id(path), err_new, err_eager)

@@ -11,7 +11,7 @@ import torch.nn.functional as F
 
 from kernelwright.kernel import nvrtc
 from kernelwright.optimize import api, cluster, split
-from tests.optimize_util import as_list, assert_matches
+from tests.optimize_util import as_list, assert_matches, float64_errors
 
 pytestmark = pytest.mark.cuda
 
@@ -70,10 +70,7 @@ def test_template_variants_launch_and_match(case):
         ref = as_list(model(x.double()))
     assert_matches(got, want, case)
     for g, w, r in zip(got, want, ref):
-        finite = torch.isfinite(r)
-        scale = r[finite].norm().item() or 1.0
-        err_new = (g.double() - r)[finite].norm().item() / scale
-        err_eager = (w.double() - r)[finite].norm().item() / scale
+        err_new, err_eager = float64_errors(g, w, r)
         assert err_new <= 16 * max(err_eager, 2.0**-24), "%s: error %.3g vs eager's %.3g" % (case, err_new, err_eager)
     templates = {v.template for gid in optimized.timings for v in optimized.plan.specs[gid].variants}
     if case.endswith("_cluster") and torch.cuda.get_device_capability() >= (9, 0):
