@@ -89,6 +89,17 @@ def _split_choices(plan):
             for g in plan.groups if any(v.workspace for v in plan.specs[g.id].variants)}
 
 
+def _cluster_choices(plan):
+    """Each group's first cluster-rows variant, where it has one."""
+    return {g.id: next(v for v in plan.specs[g.id].variants if v.template == "cluster rows")
+            for g in plan.groups if any(v.template == "cluster rows" for v in plan.specs[g.id].variants)}
+
+
+def _chosen(prefix, plan):
+    """The variants a test module is written with: split rows for 100, cluster rows for 111."""
+    return {"100": _split_choices, "111": _cluster_choices}.get(prefix, lambda p: None)(plan)
+
+
 def _without_kernelwright(monkeypatch):
     for name in [n for n in sys.modules if n == "kernelwright" or n.startswith("kernelwright.")]:
         monkeypatch.setitem(sys.modules, name, None)
@@ -238,12 +249,13 @@ def _nvcc_flags(kw):
 
 
 @pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")
-@pytest.mark.parametrize("prefix", ["013", "053", "093", "100"])
+@pytest.mark.parametrize("prefix", ["013", "053", "093", "100", "111"])
 def test_standalone_kernels_compile_together_with_nvrtc(prefix, tmp_path):
     """All kernels of a module in one translation unit, with the defines torch's build sets."""
     path = _path(prefix)
     p, _ = planned(path)
-    kw = _namespace_kw(_standalone(path, tmp_path, _split_choices(p) if prefix == "100" else None))
+    assert prefix not in ("100", "111") or _chosen(prefix, p), "model %s offers no such variant" % prefix
+    kw = _namespace_kw(_standalone(path, tmp_path, _chosen(prefix, p)))
     assert len(kw.Kernel.sources) == len(p.groups)
     defines = [f for f in _nvcc_flags(kw) if f.startswith(("-D", "-U"))]
     nvrtc._compile(_device_part(kw), "extension.cu", kw.Kernel.sources[0][0],
@@ -251,13 +263,13 @@ def test_standalone_kernels_compile_together_with_nvrtc(prefix, tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
-@pytest.mark.parametrize("prefix", ["093", "100"])
+@pytest.mark.parametrize("prefix", ["093", "100", "111"])
 def test_standalone_extension_compiles_with_nvcc(prefix, tmp_path):
     """The .cu file load_inline writes (its three includes, then the module's CUDA), compiled to
     an object for sm_90 with torch's headers and flags: the launchers' C++ included."""
     path = _path(prefix)
     p, _ = planned(path)
-    kw = _namespace_kw(_standalone(path, tmp_path, _split_choices(p) if prefix == "100" else None))
+    kw = _namespace_kw(_standalone(path, tmp_path, _chosen(prefix, p)))
     source = tmp_path / "cuda.cu"
     source.write_text("#include <torch/types.h>\n#include <cuda.h>\n#include <cuda_runtime.h>\n" + kw.Kernel.cuda())
     includes = torch.utils.cpp_extension.include_paths() + [sysconfig.get_paths()["include"]]
