@@ -124,6 +124,10 @@ if [[ " $stages " == *" optimize "* ]]; then
   opt_out=${OPT_OUT:-/tmp/kw_optimize}
   deadline=$(stage_deadline "${OPT_SECONDS:-480}")
   mkdir -p "$opt_out"
+  # Every finished problem's record reaches $OUT within 20 s, so a call killed by its limit
+  # still returns what it measured.
+  ( while sleep 20; do cat "$opt_out"/*/results.jsonl >"$OUT/optimize_partial.jsonl" 2>/dev/null; done ) &
+  copier=$!
   for dir in ${OPT_SUITES:?OPT_SUITES names the problem folders}; do
     name=$(echo "$dir" | tr '/' '_' | sed 's/^[._]*//')
     left=$(( deadline - $(date +%s) ))
@@ -133,8 +137,10 @@ if [[ " $stages " == *" optimize "* ]]; then
     summary+=("optimize $dir: rc=$? ($(grep -c . "$opt_out/$name/results.jsonl" 2>/dev/null || echo 0) results)")
     tail -4 "$opt_out/$name.log"
   done
+  kill $copier 2>/dev/null
   python scripts/optimize_table.py "$opt_out"/*/results.jsonl
   tar -czf "$OUT/optimize.tar.gz" -C "$opt_out" .
+  rm -f "$OUT/optimize_partial.jsonl"
 fi
 
 echo "==== summary"
