@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from kernelwright.kernel import nvrtc
-from kernelwright.optimize import api, capture, codegen, interpret, layout, opset, plan, runtime, tune
+from kernelwright.optimize import api, capture, codegen, interpret, layout, opset, plan, report, runtime, tune
 from tests.optimize_util import MODELS, as_list, assert_matches, build, computes_in_half, model_id, planned, small_level
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -365,3 +365,17 @@ def test_predicates_look_at_the_value_not_its_truth(case):
     assert p.groups and torch.equal(as_list(got)[0], fn(x))
     for g in p.groups:
         assert "static_cast<bool>" not in p.specs[g.id].cuda_body
+
+
+def test_the_report_lists_every_variant_measured_and_why_some_were_cut_short():
+    record = {"problem": "p", "device": "cuda", "date": "d", "verdict": "pass", "decisions": ["kw_fused_0: rows"],
+              "kernels": [{"kernel": "kw_fused_0", "op_count": 2, "ops": ["pow", "sum"], "aten_ms": 13.5,
+                           "kernel_ms": 10.8, "bytes": 8, "kept": True, "variant": "split rows, THREADS=1024",
+                           "variants_ms": {"THREADS=256, ROWS_PER_BLOCK=1": 3156.8, "split rows, THREADS=1024": 10.8},
+                           "timed_once": ["THREADS=256, ROWS_PER_BLOCK=1"], "refused": ["cluster rows, CLUSTER=8"],
+                           "failures": ["variant X wrong (error 0.5 against ATen)"]}]}
+    text = report.markdown(record)
+    line = next(x for x in text.splitlines() if x.startswith("- kw_fused_0 (ATen 13.5"))
+    assert "THREADS=256, ROWS_PER_BLOCK=1 3156.8000 ms (one call: over 3x the best so far)" in line
+    assert "split rows, THREADS=1024 10.8000 ms (chosen)" in line
+    assert "cluster rows, CLUSTER=8 refused by the device" in line and "variant X wrong" in line

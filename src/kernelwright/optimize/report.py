@@ -3,9 +3,12 @@ ATen ops it replaces, the bytes it must move and the fraction of the measured co
 bandwidth that reaches, and a sentence on what bounds it; then the harness's verdict."""
 
 import json
+import os
 
 from rich.markup import escape
 from rich.table import Table
+
+from .tune import HOPELESS
 
 LAUNCH_BOUND_MS = 0.008
 
@@ -88,6 +91,17 @@ def markdown(record):
             c["node"], _ms(c["aten_ms"]), ", ".join("%s %.4f" % kv for kv in c["options_ms"].items()) or "-",
             c["chosen"] or "ATen", c["note"]))
     lines += ["", "## Decisions", ""] + ["- " + d for d in record["decisions"]]
+    measured = [r for r in record["kernels"] if r.get("variants_ms") or r.get("refused") or r.get("failures")]
+    if measured:
+        lines += ["", "## Variants measured", ""]
+    for r in measured:
+        once, refused = set(r.get("timed_once") or []), r.get("refused") or []
+        lines.append("- %s (ATen %s ms): %s" % (r["kernel"], _ms(r["aten_ms"]), "; ".join(
+            ["%s %.4f ms%s%s" % (name, ms, " (one call: over %gx the best so far)" % HOPELESS if name in once else "",
+                                 " (chosen)" if name == r.get("variant") and r.get("kept") else "")
+             for name, ms in r.get("variants_ms", {}).items()]
+            + ["%s refused by the device (grid or cluster too large)" % name for name in refused]
+            + list(r.get("failures") or [])) or "-"))
     return "\n".join(lines) + "\n"
 
 
@@ -100,8 +114,6 @@ def _e(err):
 
 
 def write(record, directory, stem):
-    import os
-
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, stem + ".json"), "w") as f:
         json.dump(record, f, indent=2, default=str)
