@@ -12,6 +12,7 @@ import time
 import pytest
 import torch
 
+from kernelwright.harness.inputs import to_float64
 from kernelwright.kernel import nvrtc
 from kernelwright.optimize import api, capture, codegen, interpret, layout, opset, plan, report, runtime, tune
 from tests.optimize_util import MODELS, as_list, assert_matches, build, computes_in_half, model_id, planned, small_level
@@ -23,8 +24,7 @@ def _float64(model, inputs):
     """The model's outputs computed in float64 (float outputs only; None where it cannot run so)."""
     try:
         with torch.no_grad():
-            out = as_list(copy.deepcopy(model).double()(*[
-                x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]))
+            out = as_list(copy.deepcopy(model).double()(*to_float64(list(inputs))))
     except (RuntimeError, TypeError):
         return None
     return [o if o.is_floating_point() else None for o in out]

@@ -75,9 +75,10 @@ std::vector<at::Tensor> kw_run(const char* name, const void* kernel, std::vector
   }
   const cudaError_t error = cooperative ? cudaLaunchCooperativeKernel(kernel, grid, block, args.data(), shared, stream)
                                         : cudaLaunchKernel(kernel, grid, block, args.data(), shared, stream);
-  // A grid (cooperative) or a cluster (shared > 0) the device cannot hold at once is refused
-  // before anything runs: not a sticky error, cleared, and the ATen twin runs instead.
-  if (error != cudaSuccess && (cooperative || shared > 0) && error != cudaErrorIllegalAddress) {
+  // A grid or a cluster the device cannot hold at once is refused before anything runs (the
+  // codes runtime.refused_shape names): not a sticky error, cleared, and the ATen twin runs.
+  if (error == cudaErrorCooperativeLaunchTooLarge || error == cudaErrorInvalidClusterSize ||
+      error == cudaErrorLaunchOutOfResources) {
     cudaGetLastError();
     return {};
   }

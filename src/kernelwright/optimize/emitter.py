@@ -162,18 +162,16 @@ class Emitter:
                 raise Unsupported("%s has dtype %s" % (node.name, val.dtype))
             self.inputs[node] = TensorArg(node.name, tuple(val.shape), tuple(val.stride()), val.dtype)
         arg = self.inputs[node]
-        offset = self.flat_offset(coords, arg.shape, arg.stride)
-        if offset is None:
-            terms = [c if st == 1 else "%s * %d" % (c, st) for c, st, s in zip(coords, arg.stride, arg.shape)
-                     if c != "0" and st != 0 and s != 1]
-            offset = self.index(" + ".join(terms) if terms else "0", coords)
         i = list(self.inputs).index(node)
-        found = self.flat.get((tuple(coords), tuple(arg.shape)))
-        if self.d.name == "cuda" and self.row_flat is not None and found is not None and found[0] == self.row_flat \
-                and offset == self.index(found[0], coords):
+        offset = self.flat_offset(coords, arg.shape, arg.stride)
+        if offset is not None and self.d.name == "cuda" and self.flat[(tuple(coords), tuple(arg.shape))][0] == self.row_flat:
             self.row_loads.add(i)
             expr = self.d.row_load(i, offset, opset.ctype_of(val.dtype))
         else:
+            if offset is None:
+                terms = [c if st == 1 else "%s * %d" % (c, st) for c, st, s in zip(coords, arg.stride, arg.shape)
+                         if c != "0" and st != 0 and s != 1]
+                offset = self.index(" + ".join(terms) if terms else "0", coords)
             expr = self.d.load("in%d" % i, offset, opset.ctype_of(val.dtype))
         return self._emit(("load", node, coords), expr, opset.ctype_of(val.dtype), coords)
 
@@ -184,7 +182,7 @@ class Emitter:
         if found is None:
             return None
         flat, dense = found
-        if [st for s, st in zip(shape, stride) if s != 1] != [st for s, st in zip(shape, dense) if s != 1]:
+        if not _same_layout(shape, stride, dense):
             return None
         return self.index(flat, coords)
 
@@ -271,8 +269,7 @@ class Emitter:
         # Row-major order is the same on both sides: where the view's coordinates came from a
         # flat index over a dense layout, so did these.
         found = self.flat.get((tuple(coords), out_shape))
-        if found is not None and [st for s, st in zip(out_shape, found[1]) if s != 1] == \
-                [st for s, st in zip(out_shape, contiguous_strides(out_shape)) if s != 1]:
+        if found is not None and _same_layout(out_shape, found[1], contiguous_strides(out_shape)):
             self.flat.setdefault((result, src_shape), (found[0], contiguous_strides(src_shape)))
         return result
 
@@ -359,6 +356,11 @@ def correction(node):
 
 def _scalar_ctype(v):
     return "bool" if isinstance(v, bool) else ("i64" if isinstance(v, int) else "f32")
+
+
+def _same_layout(shape, a, b):
+    """Whether strides ``a`` and ``b`` address a tensor of ``shape`` alike (size-1 dims aside)."""
+    return [st for s, st in zip(shape, a) if s != 1] == [st for s, st in zip(shape, b) if s != 1]
 
 
 def _only_unit_dims_differ(a, b):

@@ -12,6 +12,7 @@ import torch
 from kernelwright.kernel.errors import KernelCompileError, KernelLaunchError, LaunchConfigError
 from kernelwright import timing
 from kernelwright.harness import roofline
+from kernelwright.harness.inputs import to_float64
 from kernelwright.timing import time_fn
 
 from . import anchors, interpret, runtime
@@ -184,8 +185,7 @@ def errors_vs_float64(forwards, model, inputs):
     try:
         with torch.no_grad():
             reference = copy.deepcopy(model).double()
-            want = _as_list(reference(*[x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x
-                                        for x in inputs]))
+            want = _as_list(reference(*to_float64(list(inputs))))
             del reference
             return [max(_rel_error(g, w) for g, w in zip(_as_list(f(*inputs)), want)) for f in forwards]
     except torch.OutOfMemoryError:
