@@ -2,8 +2,8 @@
 
 Greedy producer-consumer fusion in graph order: each pointwise op, reduction, view or
 constant joins the group of its producers when the result is still one kernel (the code
-generator builds it) and no path leaves the group and comes back (which would make the
-group wait on itself); an op that joins no producer may join a sibling, a group that reads
+generator builds it) and the groups and ATen calls can still run in some order (no group
+waits on its own output, through an ATen call or another group); an op that joins no producer may join a sibling, a group that reads
 the same tensor. Everything else (GEMMs, convolutions, pooling, indexing ...) stays an
 ATen call, and so does a view of such a result, which costs nothing there.
 """
@@ -32,7 +32,6 @@ class Plan:
 def plan(captured):
     gm = captured.graph_module
     nodes = [n for n in gm.graph.nodes if n.op == "call_function"]
-    ancestors = _ancestors(gm)
     users = {n: set(n.users) for n in gm.graph.nodes}
     decisions = []
     group_of, members = {}, {}
@@ -40,14 +39,11 @@ def plan(captured):
 
     def attempt(node_list, replacing=()):
         """Builds the group ``node_list`` would be in place of the groups ``replacing``."""
-        group = _group(-1, node_list, users)
-        if _cycle(group.nodes, ancestors):
-            raise Unsupported("it would wait on its own output through an ATen call")
         unit = {m: gid for gid, ms in members.items() if gid not in replacing for m in ms}
         unit.update((m, -1) for m in node_list)
         if not _acyclic(nodes, unit):
-            raise Unsupported("it and another kernel would each wait on the other")
-        return codegen.build(group)
+            raise Unsupported("it would wait on its own output, through an ATen call or another kernel")
+        return codegen.build(_group(-1, node_list, users))
 
     for n in nodes:
         k = opset.kind(n)
@@ -155,20 +151,10 @@ def _bases(nodes):
     return found
 
 
-def _ancestors(gm):
-    found = {}
-    for n in gm.graph.nodes:
-        acc = set()
-        for a in n.all_input_nodes:
-            acc.add(a)
-            acc |= found[a]
-        found[n] = acc
-    return found
-
-
 def _acyclic(nodes, unit):
     """Whether the units (``unit``: node -> group id; other nodes are their own unit) can run
-    in some order: no group waits on another that waits on it."""
+    in some order: no group waits on its own output, through an ATen call or through another
+    group that waits on it."""
     key = lambda n: ("g", unit[n]) if n in unit else ("n", n)  # noqa: E731
     edges, indegree = {}, {}
     for n in nodes:
@@ -189,15 +175,6 @@ def _acyclic(nodes, unit):
             if indegree[v] == 0:
                 ready.append(v)
     return seen == len(indegree)
-
-
-def _cycle(node_list, ancestors):
-    inside = set(node_list)
-    for m in node_list:
-        for a in m.all_input_nodes:
-            if a not in inside and ancestors[a] & inside:
-                return True
-    return False
 
 
 def _schedule(gm, groups):
