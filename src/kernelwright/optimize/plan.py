@@ -3,8 +3,8 @@
 Greedy producer-consumer fusion in graph order: each pointwise op, reduction, view or
 constant joins the group of its producers when the result is still one kernel (the code
 generator builds it) and the groups and ATen calls can still run in some order (no group
-waits on its own output, through an ATen call or another group); an op that joins no producer may join a sibling, a group that reads
-the same tensor. Everything else (GEMMs, convolutions, pooling, indexing ...) stays an
+waits on its own output, through an ATen call or another group); an op that joins no
+producer may join a sibling, a group that reads the same tensor. Everything else (GEMMs, convolutions, pooling, indexing ...) stays an
 ATen call, and so does a view of such a result, which costs nothing there.
 """
 
