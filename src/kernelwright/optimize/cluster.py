@@ -18,7 +18,8 @@ from .ir import Launch
 # A block's shared memory for its part of the row: an H100 block may opt in to 227 KB; the
 # rest is left to the statically declared reduction scratch.
 SMEM_BUDGET = 200 * 1024
-# Rows whose inputs are smaller than this are re-read from L1/L2 at little cost already.
+# Rows whose inputs are smaller than this are left to the rows template, whose later loops
+# should find them in L1/L2 (a threshold chosen, not yet measured on a GPU).
 MIN_ROW_BYTES = 48 * 1024
 _SIZES = (2, 4, 8)  # cluster sizes every Hopper GPU schedules
 _THREADS = (512, 1024)
@@ -27,7 +28,7 @@ CUDA_HELPERS = r"""
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 KW_F void kw_cluster_sync() { __cluster_barrier_arrive(); __cluster_barrier_wait(); }
 // n elements from global memory into shared (16-byte aligned): 16 bytes a load where the source
-// is aligned too, so that a block of one SM keeps enough bytes in flight to draw the copy rate.
+// is aligned too, for more bytes in flight from the one block an SM holds (not yet measured).
 template <typename T> KW_F void kw_fill_row(T* dst, const T* __restrict__ src, int n) {
   int done = 0;
   if (16 % sizeof(T) == 0 && (reinterpret_cast<unsigned long long>(src) & 15ULL) == 0) {
