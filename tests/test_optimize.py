@@ -79,7 +79,7 @@ def test_the_corpus_is_mostly_fused():
 
 EMITTED = [m for m in MODELS if model_id(m).split("_")[0] in (
     "001", "004", "013", "017", "018", "020", "027", "032", "038", "049", "053", "057", "074", "075", "078",
-    "081", "083", "087")]
+    "081", "083", "087", "113")]
 
 
 @pytest.mark.parametrize("path", EMITTED, ids=model_id)
@@ -116,6 +116,23 @@ def test_emitted_module_falls_back_off_its_shapes(monkeypatch):
         assert_matches(new(*other), model(*other), "other shapes")
         assert_matches(new(*inputs), model(*inputs), "captured shapes")
     assert not runtime.guard([other[0]], [(tuple(inputs[0].shape), tuple(inputs[0].stride()), inputs[0].dtype)])
+
+
+def test_aten_twins_take_their_inputs_in_another_layout():
+    """A kernel's ATen twin is its fallback for inputs laid out otherwise than traced (a
+    convolution's output in channels_last): a view the trace took must still work there."""
+    path = next(m for m in MODELS if model_id(m).startswith("113"))
+    p, _ = planned(path)
+    _, model, inputs = build(path)
+    twins = api._twins(p, open(path).read(), "113")
+    seen = []
+    with torch.no_grad():
+        interpret.run(p, model, inputs, twins, on_group=lambda g, args: seen.append((g.id, list(args))))
+        assert any(a.dim() == 4 for _, args in seen for a in args), "the corpus model lost its 4-d group input"
+        for gid, args in seen:
+            other = [a.contiguous(memory_format=torch.channels_last) if a.dim() == 4 else a for a in args]
+            for got, want in zip(twins[gid](*other), twins[gid](*args)):
+                torch.testing.assert_close(got, want, rtol=0, atol=0)
 
 
 def test_channels_last_variant_converts_weights_and_inputs_itself(monkeypatch):
@@ -379,3 +396,25 @@ def test_the_report_lists_every_variant_measured_and_why_some_were_cut_short():
     assert "THREADS=256, ROWS_PER_BLOCK=1 3156.8000 ms (one call: over 3x the best so far)" in line
     assert "split rows, THREADS=1024 10.8000 ms (chosen)" in line
     assert "cluster rows, CLUSTER=8 refused by the device" in line and "variant X wrong" in line
+
+
+def test_float64_arbiter_keeps_a_kernel_closer_to_exact_than_aten_and_refuses_a_wrong_one():
+    """Means of values that cancel: float32 ATen is far from the exact result, a kernel that
+    sums in double is near it and disagrees with ATen by more than the tolerance."""
+    g = torch.Generator().manual_seed(3)
+    big = torch.randn(64, 1 << 14, generator=g) * 1e3
+    x = torch.cat([big, -big, torch.randn(64, 7, generator=g)], dim=1)
+
+    def twin(t):
+        return (t.sum(dim=1) / t.shape[1],)
+
+    want = twin(x)
+    exact = twin(x.double())[0]
+    accurate = (exact.float(),)
+    assert tune._rel_error(accurate[0], want[0]) > 1e-3, "the case lost its cancellation"
+    arbiter = tune._Float64Arbiter(twin, [x], want)
+    err = arbiter.accepts(accurate, 1e-3)
+    assert err is not None and err < arbiter.aten_error
+    wrong = (exact.float() + exact.abs().max().float(),)
+    assert arbiter.accepts(wrong, 1e-3) is None
+    assert "from float64" in arbiter.describe()

@@ -52,7 +52,7 @@ class CaptureError(Exception):
 @dataclass
 class Captured:
     graph_module: torch.fx.GraphModule
-    params: Dict[str, str]  # placeholder name -> parameter or buffer FQN (or constant name)
+    params: Dict[str, str]  # placeholder name -> parameter or buffer FQN
     user_inputs: List[str]  # placeholder names of forward's arguments, in order
     user_outputs: List[object]  # output nodes (or constants) of forward's result, in order
     mutations: Dict[str, str]  # output node name -> buffer FQN it is copied into
@@ -60,6 +60,8 @@ class Captured:
     input_scalars: Dict[int, object] = field(default_factory=dict)  # non-tensor forward args
     model_forward: object = None  # the model's forward, for its parameter names
     formats: Dict[str, str] = field(default_factory=dict)  # placeholder -> memory format to convert to
+    # placeholder name -> a tensor forward builds from literals (torch.tensor(2.0)), lifted by export
+    constants: Dict[str, torch.Tensor] = field(default_factory=dict)
 
 
 def decomposition_table():
@@ -80,11 +82,15 @@ def capture(model, example_inputs):
     gm = ep.graph_module
     _drop_metadata_asserts(gm)
     _split_value_index_reductions(gm)
-    params = {}
+    params, constants = {}, {}
     for spec in sig.input_specs:
         kind = spec.kind.name
-        if kind in ("PARAMETER", "BUFFER", "CONSTANT_TENSOR"):
+        # A plain tensor attribute of the model is lifted as a constant too: read from the model
+        # like a parameter, so that the emitted forward sees the model's value, not the traced one.
+        if kind in ("PARAMETER", "BUFFER") or kind == "CONSTANT_TENSOR" and _is_attribute(model, spec.target):
             params[spec.arg.name] = spec.target
+        elif kind == "CONSTANT_TENSOR":
+            constants[spec.arg.name] = _literal_constant(ep.constants[spec.target], spec.target)
     user_inputs = [spec.arg.name for spec in sig.input_specs if spec.kind.name == "USER_INPUT"]
     output_node = next(n for n in gm.graph.nodes if n.op == "output")
     flat_outputs = list(output_node.args[0])
@@ -100,7 +106,30 @@ def capture(model, example_inputs):
     out_spec = ep.call_spec.out_spec
     out_kind = _out_kind(out_spec, len(user_outputs))
     scalars = {i: a for i, a in enumerate(args) if not isinstance(a, torch.Tensor)}
-    return Captured(gm, params, user_inputs, user_outputs, mutations, out_kind, scalars, type(model).forward)
+    return Captured(gm, params, user_inputs, user_outputs, mutations, out_kind, scalars, type(model).forward,
+                    constants=constants)
+
+
+# The emitted module writes a lifted constant out as a literal; a larger one is not a literal a
+# person would want to read, and is rare (forward building a table on every call).
+MAX_CONSTANT_ELEMENTS = 256
+
+
+def _is_attribute(model, fqn):
+    obj = model
+    for part in fqn.split("."):
+        obj = getattr(obj, part, None)
+    return isinstance(obj, torch.Tensor)
+
+
+def _literal_constant(value, name):
+    """``value`` (a tensor export lifted out of forward) detached, or CaptureError if it is too
+    large to write into the emitted module."""
+    value = value.detach()
+    if value.numel() > MAX_CONSTANT_ELEMENTS:
+        raise CaptureError("forward builds a tensor constant of %d elements (%s); the optimizer writes "
+                           "constants of at most %d" % (value.numel(), name, MAX_CONSTANT_ELEMENTS))
+    return value
 
 
 def _drop_metadata_asserts(gm):

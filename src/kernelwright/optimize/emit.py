@@ -107,19 +107,27 @@ def _aten_twin(group, spec):
              '    """%s as ATen ops: what the kernel computes, and what runs off its shapes."""' % spec.name,
              "    _dev = %s" % ("in0.device" if spec.inputs else 'torch.device("cuda" if torch.cuda.is_available() else "cpu")')]
     for n in group.nodes:
-        lines.append("    %s = %s" % (n.name, _call(n, lambda a: names.get(a.name, a.name))))
+        lines.append("    %s = %s" % (n.name, _call(n, lambda a: names.get(a.name, a.name), _TWIN_TARGETS)))
     # ATen may lay a result out otherwise than the traced graph did; later views need the latter.
     lines.append("    return (%s,)" % ", ".join("_kw.strided(%s, %r)" % (o.name, t.stride)
                                                 for o, t in zip(group.outputs, spec.outputs)))
     return "\n".join(lines)
 
 
-def _call(node, name_of):
+# A twin also runs on inputs laid out otherwise than traced (the kernel's fallback for other
+# strides, a channels_last convolution's output), where a view the trace could take may not
+# exist: it reshapes instead, which is the same view wherever one exists.
+_TWIN_TARGETS = {torch.ops.aten.view.default: torch.ops.aten.reshape.default,
+                 torch.ops.aten._unsafe_view.default: torch.ops.aten.reshape.default}
+
+
+def _call(node, name_of, targets=None):
     if node.target is operator.getitem:
         return "%s[%d]" % (name_of(node.args[0]), node.args[1])
     args = [_literal(a, name_of) for a in node.args]
     args += ["%s=%s" % (k, _literal(v, name_of)) for k, v in node.kwargs.items()]
-    return "%s(%s)" % (_target(node.target), ", ".join(args))
+    target = (targets or {}).get(node.target, node.target)
+    return "%s(%s)" % (_target(target), ", ".join(args))
 
 
 def _target(target):
@@ -175,6 +183,7 @@ def _model_new(plan, choices):
     for name, source in zip(cap.user_inputs, sig["inputs"]):
         if name != source or name in formats:
             lines.append("        %s = %s" % (name, converted(name, source)))
+    lines += _constant_lines(cap, placeholders)
     lines.append("        if not _kw.guard((%s,), self._kw_expected, (%s), self._kw_scalars):" % (
         ", ".join(n.name for n in placeholders), "".join(s + ", " for s in sig["scalars"])))
     lines.append("            return super().forward(%s)" % sig["call"])
@@ -204,6 +213,18 @@ def _model_new(plan, choices):
     else:
         lines.append("        return (%s%s)" % (", ".join(outs), "," if len(outs) == 1 else ""))
     return "\n".join(lines)
+
+
+def _constant_lines(cap, placeholders):
+    """Tensors forward built from literals: on the device forward runs on where they were
+    traced on the device of its first tensor input (or parameter), else where traced."""
+    anchor = next((n for n in placeholders if n.name not in cap.constants), None)
+    lines = []
+    for name, value in cap.constants.items():
+        device = "%s.device" % anchor.name if anchor is not None and meta(anchor).device == value.device \
+            else repr(str(value.device))
+        lines.append("        %s = _kw.constant(%r, %s, %s)" % (name, value.cpu().tolist(), value.dtype, device))
+    return lines
 
 
 def _stand_in(node, label):

@@ -89,8 +89,8 @@ std::vector<at::Tensor> kw_run(const char* name, const void* kernel, std::vector
 }  // namespace
 """
 
-# The generated module's own runtime, in front of its kernels. guard, strided and attr are
-# runtime's functions, copied from their source, so that both modules check the same things.
+# The generated module's own runtime, in front of its kernels. guard, strided, attr and constant
+# are runtime's functions, copied from their source, so that both modules check the same things.
 _PREAMBLE = '''import hashlib
 import operator
 import os
@@ -174,7 +174,7 @@ class Standalone(emit.Binding):
     def preamble(self, stand_ins):
         if stand_ins:
             raise ValueError("a standalone module cannot call kernelwright.ops; drop the stand-ins first")
-        helpers = "\n".join(_static_method(f) for f in (runtime.guard, runtime.strided, runtime.attr))
+        helpers = "\n".join(_static_method(f) for f in (runtime.guard, runtime.strided, runtime.attr, runtime.constant))
         return (_PREAMBLE.replace("@HELPERS@", helpers)
                 .replace("@PRELUDE@", _raw(runtime.PRELUDE)).replace("@LAUNCH@", _raw(_LAUNCH)))
 

@@ -131,6 +131,16 @@ def strided(t, stride):
     return torch.empty_strided(t.shape, stride, dtype=t.dtype, device=t.device).copy_(t)
 
 
+def constant(values, dtype, device, _cache={}):
+    """A tensor of ``values`` on ``device``, made once a device: a constant forward built from
+    literals, without a host-to-device copy on every call. (The cache is a default argument so
+    that the standalone module's copy of this function carries its own.)"""
+    key = (repr(values), dtype, str(device))
+    if key not in _cache:
+        _cache[key] = torch.tensor(values, dtype=dtype, device=device)
+    return _cache[key]
+
+
 def attr(module, fqn):
     """``module.a.b.c`` for the FQN ``"a.b.c"`` (parameters, buffers and plain tensor attributes)."""
     for part in fqn.split("."):
