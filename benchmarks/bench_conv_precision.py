@@ -25,11 +25,20 @@ def _rel_l2(got, want):
     return float((got.double() - want).norm() / want.norm().clamp_min(1e-300))
 
 
+_FORMATS = {4: torch.channels_last, 5: torch.channels_last_3d}
+
+
+def _channels_last(x):
+    if isinstance(x, torch.Tensor) and x.dim() in _FORMATS:
+        return x.contiguous(memory_format=_FORMATS[x.dim()])
+    return x
+
+
 def _forwards(model, inputs):
-    cl_model = copy.deepcopy(model).to(memory_format=torch.channels_last)
-    cl_inputs = [x.contiguous(memory_format=torch.channels_last) if isinstance(x, torch.Tensor) and x.dim() == 4
-                 else x.contiguous(memory_format=torch.channels_last_3d) if isinstance(x, torch.Tensor) and x.dim() == 5
-                 else x for x in inputs]
+    cl_model = copy.deepcopy(model)
+    for p in cl_model.parameters():
+        p.data = _channels_last(p.data)
+    cl_inputs = [_channels_last(x) for x in inputs]
     compiled = torch.compile(copy.deepcopy(model))
     return {"as given": (model, inputs), "channels_last": (cl_model, cl_inputs), "torch.compile": (compiled, inputs)}
 

@@ -5,6 +5,7 @@ source compiled with NVRTC, and the emitted ModelNew module run and compared."""
 
 import copy
 import os
+import re
 import subprocess
 import sys
 import time
@@ -57,9 +58,12 @@ def test_generated_cuda_compiles_with_nvrtc(path):
         pytest.skip("no generated kernels")
     for g in p.groups:
         spec = p.specs[g.id]
-        # Two variants of the group's template, and one of each other template it may run.
+        # Two variants of the group's template, its first 16-byte vector variant, and one of
+        # each other template it may run.
         others = {l.template: l for l in spec.variants if l.template}
-        for launch in [l for l in spec.variants if not l.template][:2] + list(others.values()):
+        own = [l for l in spec.variants if not l.template]
+        vectors = [l for l in own if dict(l.defines).get("VEC", 1) > 1][:1]
+        for launch in own[:2] + vectors + list(others.values()):
             nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
                            ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
 
@@ -418,3 +422,27 @@ def test_float64_arbiter_keeps_a_kernel_closer_to_exact_than_aten_and_refuses_a_
     wrong = (exact.float() + exact.abs().max().float(),)
     assert arbiter.accepts(wrong, 1e-3) is None
     assert "from float64" in arbiter.describe()
+
+
+@pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")
+def test_pointwise_vector_variant_moves_dense_float32_operands_in_16_byte_accesses():
+    """The VEC variants exist for their 16-byte loads and stores: the PTX has them for each dense
+    float32 operand, and keeps a per-element path for the tail and a broadcast operand."""
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bias = torch.nn.Parameter(torch.randn(37, 1))
+
+        def forward(self, x, y):
+            return torch.sigmoid(x) * y + self.bias
+
+    x, y = torch.randn(37, 1001), torch.randn(37, 1001)  # 37037 elements: not a whole number of vectors
+    p = plan.plan(capture.capture(Model(), [x, y]))
+    spec = p.specs[p.groups[0].id]
+    launch = next(l for l in spec.variants if dict(l.defines).get("VEC") == 4)
+    ptx, _ = nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
+                            ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+    ptx = ptx.decode(errors="replace")
+    assert len(re.findall(r"ld\.global(\.nc)?\.v4\.f32", ptx)) == 2, "x and y as 16-byte loads"
+    assert len(re.findall(r"st\.global\.v4\.f32", ptx)) == 1, "the output as 16-byte stores"
+    assert re.search(r"ld\.global(\.nc)?\.f32", ptx), "the tail and the bias element by element"

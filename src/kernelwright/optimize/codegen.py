@@ -12,7 +12,13 @@ from . import cluster, dialects, kernels, opset, scan, split
 from .emitter import meta, reduction_dims
 from .ir import KernelSpec, Launch, Unsupported
 
-ELEMENTWISE_VARIANTS = ((256, 1), (256, 4), (512, 2), (128, 8))
+# (threads a block, elements a thread takes a block-width apart, consecutive elements a thread
+# takes). VEC consecutive elements of a 16-byte aligned dense operand load and store as one
+# 16-byte access: kernelwright's own elementwise ops reach the copy rate with one or two such
+# vectors a thread (benchmarks/results/elementwise_variants_h200_2026-11-22.txt), and scalar
+# accesses reached 0.83-0.86 of it on 4096x393216 float32 (H100, 2026-11-25).
+ELEMENTWISE_VARIANTS = ((256, 1, 1), (256, 4, 1), (512, 2, 1), (128, 8, 1), (128, 1, 4), (256, 1, 4), (128, 2, 4),
+                        (128, 1, 8))
 _MAX_GRID_X = 2**31 - 1
 
 
@@ -64,19 +70,40 @@ def _pointwise_spec(group, index):
     cem, outs, cbody, shape = kernels.pointwise(group.nodes, group.outputs, dialects.Cuda(index))
     tem, _, tbody, _ = kernels.pointwise(group.nodes, group.outputs, dialects.Torch())
     n = math.prod(shape)
-    guard = "if (i < %d) " % n
-    body = "\n".join(cbody)
-    cuda = "%s {\n  #pragma unroll\n  for (int k = 0; k < ELEMS; ++k) {\n" \
-           "    const %s i = ((%s)blockIdx.x * ELEMS + k) * BLOCK + threadIdx.x;\n    %s{\n%s\n    }\n  }\n}\n" % (
-               _signature(name, cem, outs, "BLOCK"), index, index, guard, textwrap.indent(body, "      "))
+    cuda = _pointwise_cuda(_signature(name, cem, outs, "BLOCK"), cem, outs, "\n".join(cbody), index, n)
     variants = []
-    for block, elems in ELEMENTWISE_VARIANTS:
-        grid = -(-n // (block * elems))
-        if grid <= _MAX_GRID_X and (elems == 1 or n > block * elems):
-            variants.append(Launch((grid, 1, 1), (block, 1, 1), (("BLOCK", block), ("ELEMS", elems))))
+    for block, elems, vec in ELEMENTWISE_VARIANTS:
+        grid = -(-n // (block * elems * vec))
+        if grid <= _MAX_GRID_X and (elems * vec == 1 or n > block * elems * vec):
+            variants.append(Launch((grid, 1, 1), (block, 1, 1), (("BLOCK", block), ("ELEMS", elems), ("VEC", vec))))
     torch_src = _torch_def(name, tem, outs, tbody, ["i = torch.arange(%d, device=out0.device)" % n])
     return KernelSpec(name, "pointwise", list(cem.inputs.values()), outs, cuda, torch_src, variants,
                       group.ops(), rows=n, cols=1)
+
+
+def _pointwise_cuda(signature, em, outs, body, index, n):
+    """The pointwise kernel: thread t of block b takes elements ((b * ELEMS + e) * BLOCK + t) * VEC
+    + k. Where every pointer is 16-byte aligned, a thread's VEC elements are whole vectors and
+    need no bounds check, and the pointers are declared aligned: the compiler merges the VEC
+    loads and stores of each dense operand into 16-byte accesses. Elsewhere (the last vectors,
+    a misaligned view) each element is checked and accessed alone."""
+    pointers = [("in%d" % i, "const " + dialects.STORAGE_TYPES[a.dtype]) for i, a in enumerate(em.inputs.values())]
+    pointers += [("out%d" % i, dialects.STORAGE_TYPES[o.dtype]) for i, o in enumerate(outs)]
+    aligned = " | ".join("reinterpret_cast<unsigned long long>(%s)" % p for p, _ in pointers) or "0ull"
+    saved = "".join("  %s* const kw_%s = %s;\n" % (t, p, p) for p, t in pointers)
+    assumed = "".join("      %s* __restrict__ %s = static_cast<%s*>(__builtin_assume_aligned(kw_%s, 16));\n" % (
+        t, p, t, p) for p, t in pointers)
+    element = textwrap.indent(body, "        ")
+    return (
+        "%s {\n%s  const bool kw_vectors = VEC > 1 && ((%s) & 15ull) == 0;\n"
+        "  #pragma unroll\n  for (int e = 0; e < ELEMS; ++e) {\n"
+        "    const %s base = (((%s)blockIdx.x * ELEMS + e) * BLOCK + threadIdx.x) * VEC;\n"
+        "    if (kw_vectors && base + VEC <= %d) {\n%s"
+        "      #pragma unroll\n      for (int k = 0; k < VEC; ++k) {\n        const %s i = base + k;\n%s\n      }\n"
+        "    } else {\n"
+        "      for (int k = 0; k < VEC; ++k) {\n        const %s i = base + k;\n        if (i < %d) {\n%s\n        }\n      }\n"
+        "    }\n  }\n}\n" % (signature, saved, aligned, index, index, n, assumed, index, element, index, n,
+                            textwrap.indent(body, "          ")))
 
 
 def _rows_spec(group, index):

@@ -1,8 +1,9 @@
 """The two kernel templates, each rendered in CUDA and in torch from one ``Emitter`` pass.
 
-pointwise: one thread per output element, ELEMS elements a thread (BLOCK apart, so that a
-    warp's accesses stay coalesced and several loads are in flight); coordinates come from
-    the flat index.
+pointwise: ELEMS groups of VEC consecutive elements a thread, the groups BLOCK * VEC apart (so
+    that a warp's accesses stay coalesced and several loads are in flight; VEC consecutive
+    elements of a dense operand move as one 16-byte access, see codegen); coordinates come
+    from the flat index.
 rows: a reduction domain: rows are the kept dims, columns the reduced dims. THREADS threads
     (a power of two) share a row and ROWS_PER_BLOCK rows share a block. Reductions that
     depend on each other run in successive column loops (softmax: max, then the sum of exp);
