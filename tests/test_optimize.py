@@ -196,6 +196,36 @@ def test_reductions_of_one_tensor_share_a_kernel_that_reads_it_once():
         assert_matches(got, model(x))
 
 
+@pytest.mark.parametrize("norm", ["group", "instance"])
+def test_a_norm_with_its_prologue_and_affine_is_one_rows_kernel(norm):
+    """GroupNorm's per-(sample, channel) coefficients have neither the row's shape nor one value
+    a row, and its result is written in (N, C, H, W), not in the rows' (N, G, C/G * H * W): the
+    statistics, the pointwise ops before them and the affine after still make one kernel that
+    reads the input once for the statistics and once for the result."""
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = torch.nn.Parameter(torch.randn(12, 1, 1))
+            self.norm = torch.nn.GroupNorm(4, 12) if norm == "group" else torch.nn.InstanceNorm2d(12, affine=True)
+
+        def forward(self, x):
+            return self.norm(torch.sigmoid(x * self.scale)) / 1.5
+
+    torch.manual_seed(1)
+    model, x = M(), torch.randn(3, 12, 7, 5)
+    with torch.no_grad():
+        model.norm.weight.normal_()
+        model.norm.bias.normal_()
+    p = plan.plan(capture.capture(model, [x]))
+    assert len(p.groups) == 1, p.decisions
+    spec = p.specs[p.groups[0].id]
+    assert spec.template == "rows" and {"sigmoid", "var", "rsqrt", "div"} <= set(p.groups[0].ops())
+    assert spec.outputs[0].shape == (3, 12, 7, 5)
+    with torch.no_grad():
+        got = interpret.run(p, model, [x], {g.id: interpret.torch_kernel(spec) for g in p.groups})
+        assert_matches(got, model(x), norm, reference=_float64(model, [x]))
+
+
 def test_planner_never_makes_a_group_wait_on_itself():
     """a -> ATen call -> b with a and b both pointwise: one kernel for both would need the
     ATen result inside itself, so they are two."""

@@ -126,6 +126,9 @@ def _literal_constant(value, name):
     """``value`` (a tensor export lifted out of forward) detached, or CaptureError if it is too
     large to write into the emitted module."""
     value = value.detach()
+    if value.is_meta:
+        raise CaptureError("forward builds a tensor constant (%s) on the meta device, where it has no value; "
+                           "capture with real inputs" % name)
     if value.numel() > MAX_CONSTANT_ELEMENTS:
         raise CaptureError("forward builds a tensor constant of %d elements (%s); the optimizer writes "
                            "constants of at most %d" % (value.numel(), name, MAX_CONSTANT_ELEMENTS))

@@ -13,6 +13,7 @@ import re
 import torch
 
 from . import dialects, opset, window
+from .digits import Digits
 from .ir import TensorArg, Unsupported
 
 _COL_VAR = re.compile(r"^c\d+$")
@@ -71,6 +72,7 @@ class Emitter:
         # at it in CUDA: the reads the cluster-rows template can serve from shared memory.
         self.row_flat = None
         self.row_loads = set()
+        self.digits = Digits()
 
     def scan_value(self, node, coords):
         """A scan's value: only the scan template, which walks its columns in order, has one."""
@@ -199,9 +201,15 @@ class Emitter:
                     expected.append("0")
             else:
                 expected.append(next(rows))
-        if tuple(coords) != tuple(expected) and not _same_up_to_unit(coords, expected, tuple(meta(node).shape)):
+        if not self._same_coords(coords, expected, tuple(meta(node).shape)):
             raise Unsupported("%s is used away from the row it reduces (coords %s)" % (node.name, ", ".join(coords)))
         return self.accumulators[node]
+
+    def _same_coords(self, coords, expected, shape):
+        if len(coords) == len(expected) and all(self.digits.same(c, e) for c, e in zip(coords, expected)):
+            return True
+        return len(coords) == len(expected) == len(shape) and all(
+            self.digits.same(c, e) for c, e, s in zip(coords, expected, shape) if s != 1)
 
     # -- views --------------------------------------------------------------------------------
 
@@ -251,9 +259,11 @@ class Emitter:
             offset = node.args[3] if len(node.args) > 3 else 0
             if tuple(meta(node.args[0]).stride()) != contiguous_strides(src_shape):
                 raise Unsupported("as_strided of a non-contiguous value")
-            terms = ["%s * %d" % (c, st) for c, st in zip(coords, stride) if c != "0" and st != 0] + (
-                [str(offset)] if offset else [])
+            used = [(c, st) for c, st in zip(coords, stride) if c != "0" and st != 0]
+            terms = ["%s * %d" % (c, st) for c, st in used] + ([str(offset)] if offset else [])
             flat = self.index(" + ".join(terms) if terms else "0", coords)
+            if not offset:
+                self.digits.set(flat, self.digits.summed(used))
             return self.unflatten(flat, src_shape, coords)
         # view, reshape, unsqueeze, squeeze: the same elements in row-major order
         if len(src_shape) == 0:
@@ -262,9 +272,10 @@ class Emitter:
             it = iter(c for c, s in zip(coords, out_shape) if s != 1)
             result = tuple("0" if s == 1 else next(it) for s in src_shape)
         else:
-            terms = ["%s * %d" % (c, st) if st != 1 else c
-                     for c, st, s in zip(coords, contiguous_strides(out_shape), out_shape) if s != 1 and c != "0"]
+            used = [(c, st) for c, st, s in zip(coords, contiguous_strides(out_shape), out_shape) if s != 1 and c != "0"]
+            terms = ["%s * %d" % (c, st) if st != 1 else c for c, st in used]
             flat = self.index(" + ".join(terms) if terms else "0", coords)
+            self.digits.set(flat, self.digits.summed(used))
             result = self.unflatten(flat, src_shape, coords)
         # Row-major order is the same on both sides: where the view's coordinates came from a
         # flat index over a dense layout, so did these.
@@ -284,6 +295,8 @@ class Emitter:
             if any(shape[j] != 1 for j in range(i)):
                 e = self.d.imod(e, s)
             result.append(self.index(e, coords))
+        for var, digit in zip(result, self.digits.unflattened(self.digits.of(flat), shape, strides)):
+            self.digits.set(var, digit)
         return tuple(result)
 
 
@@ -365,8 +378,3 @@ def _same_layout(shape, a, b):
 
 def _only_unit_dims_differ(a, b):
     return [s for s in a if s != 1] == [s for s in b if s != 1]
-
-
-def _same_up_to_unit(coords, expected, shape):
-    return [c for c, s in zip(coords, shape) if s != 1] == [e for e, s in zip(expected, shape) if s != 1] \
-        if len(coords) == len(expected) == len(shape) else False

@@ -17,6 +17,14 @@ class Unsupported(Exception):
     """A group cannot become one kernel; the message says why (it goes into the report)."""
 
 
+class OutputShape(Unsupported):
+    """The group would have to write ``node``, an output no template of it can write."""
+
+    def __init__(self, message, node):
+        super().__init__(message)
+        self.node = node
+
+
 @dataclass
 class TensorArg:
     name: str  # the FX node's name, which is also the variable in the emitted forward

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from . import dialects, online, opset
 from .emitter import Emitter, Scope, broadcast_coords, contiguous_strides, correction, meta, reached, reduction_dims
-from .ir import TensorArg, Unsupported
+from .ir import OutputShape, TensorArg, Unsupported
 
 _COMBINE = {"sum": "kw_add_op", "mean": "kw_add_op", "var": "kw_add_op", "std": "kw_add_op",
             "mean_of": "kw_add_op", "sumsq_of": "kw_add_op", "prod": "kw_mul_op", "amax": "kw_max_op",
@@ -72,6 +72,8 @@ def coord_vars(prefix, shape, flat, em):
         var = "%s%d" % (prefix, i)
         em.scope.lines.append(d.assign(var, e, "idx"))
         coords.append(var)
+    for var, digit in zip(coords, em.digits.unflattened(em.digits.of(flat), shape, strides)):
+        em.digits.set(var, digit)
     return tuple(coords)
 
 
@@ -149,9 +151,15 @@ def rows(nodes, outputs, dialect):
     kept_shape = tuple(s for i, s in enumerate(full) if i not in dims)
     red_shape = tuple(full[i] for i in dims)
     outs = output_args(outputs)
-    kinds = [_output_kind(o, full, kept_shape) for o in outputs]
+    kept_dims = [i for i, s in enumerate(full) if s != 1 and i not in dims]
+    reduced_dims = [i for i in dims if full[i] != 1]
+    # Rows, then columns, in memory order: the domain's flat index is row * cols + col.
+    row_major = not kept_dims or not reduced_dims or max(kept_dims) < min(reduced_dims)
+    kinds = [_output_kind(o, full, kept_shape, row_major) for o in outputs]
 
     em = Emitter(dialect, nodes)
+    if row_major:
+        em.digits.start_rows(math.prod(kept_shape), math.prod(red_shape))
     row_scope = em.scope
     row_coords = coord_vars("r", kept_shape, "row", em)
     em.row_vars = tuple(row_coords)
@@ -160,9 +168,7 @@ def rows(nodes, outputs, dialect):
         col_coords = coord_vars("c", red_shape, "col", em)
         it_r, it_c = iter(row_coords), iter(col_coords)
         coords = tuple(next(it_c) if i in dims else next(it_r) for i in range(len(full)))
-        kept_dims = [i for i, s in enumerate(full) if s != 1 and i not in dims]
-        reduced_dims = [i for i in dims if full[i] != 1]
-        if not kept_dims or not reduced_dims or max(kept_dims) < min(reduced_dims):  # rows, then columns, in memory order
+        if row_major:
             # With one column its coordinates are all literal 0, and a value at them is hoisted
             # out of the column loop, where ``col`` is not defined.
             em.flat[(coords, full)] = ("row * %d + col" % math.prod(red_shape) if math.prod(red_shape) > 1 else "row",
@@ -231,12 +237,13 @@ def rows(nodes, outputs, dialect):
     full_loop = Loop(loop.lines)
     row_stores = []
     for k, (o, how) in enumerate(zip(outputs, kinds)):
-        if how == "full":
+        if how in ("full", "reshaped"):
             if not full_loop.stores:
                 em.scope = loop
                 coords = loop_coords()
             em.scope = loop
-            full_loop.stores.append(store(em, k, coords, outs[k], em.value(o, coords)))
+            at = coords if how == "full" else _reshaped_coords(em, tuple(meta(o).shape), coords)
+            full_loop.stores.append(store(em, k, at, outs[k], em.value(o, at)))
         else:
             em.scope = row_scope
             shape = tuple(meta(o).shape)
@@ -248,14 +255,27 @@ def rows(nodes, outputs, dialect):
     return em, outs, row_scope.lines, row_stores, math.prod(kept_shape), cols
 
 
-def _output_kind(o, full, kept_shape):
+def _reshaped_coords(em, shape, coords):
+    """Coordinates in ``shape`` of the domain's element at ``coords``, for an output that holds
+    the domain's elements in its order under another shape (a norm's result viewed back from
+    (N, G, C/G * H * W) to (N, C, H, W)); they read and write at the domain's flat index."""
+    flat = em.index(em.row_flat, coords)
+    em.digits.set(flat, (1, None))
+    at = em.unflatten(flat, shape, coords)
+    em.flat[(at, shape)] = (em.row_flat, contiguous_strides(shape))
+    return at
+
+
+def _output_kind(o, full, kept_shape, row_major):
     shape = tuple(meta(o).shape)
     if shape == full:
         return "full"
+    if row_major and math.prod(shape) == math.prod(full) and math.prod(full) > 0:
+        return "reshaped"
     if [s for s in shape if s != 1] == [s for s in kept_shape if s != 1] and len(shape) in (len(full), len(kept_shape)):
         return "row"
-    raise Unsupported("output %s of shape %s is neither the reduced shape %s nor one value per row" % (
-        o.name, shape, full))
+    raise OutputShape("output %s of shape %s is neither the reduced shape %s nor one value per row" % (
+        o.name, shape, full), o)
 
 
 _SUMMING = ("sum", "mean", "var", "std", "prod")

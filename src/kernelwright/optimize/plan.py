@@ -4,8 +4,10 @@ Greedy producer-consumer fusion in graph order: each pointwise op, reduction, vi
 constant joins the group of its producers when the result is still one kernel (the code
 generator builds it) and the groups and ATen calls can still run in some order (no group
 waits on its own output, through an ATen call or another group); an op that joins no
-producer may join a sibling, a group that reads the same tensor. Everything else (GEMMs, convolutions, pooling, indexing ...) stays an
-ATen call, and so does a view of such a result, which costs nothing there.
+producer may join a sibling, a group that reads the same tensor. A join may be provisional
+(``_partition``), and the plan is made again without it where it came to nothing. Everything
+else (GEMMs, convolutions, pooling, indexing ...) stays an ATen call, and so does a view of
+such a result, which costs nothing there.
 """
 
 from dataclasses import dataclass, field
@@ -14,7 +16,7 @@ from typing import Dict, List
 import torch
 
 from . import codegen, opset
-from .ir import Group, KernelSpec, Unsupported
+from .ir import Group, KernelSpec, OutputShape, Unsupported
 
 _FUSIBLE = (opset.POINTWISE, opset.REDUCTION, opset.WINDOW, opset.SCAN, opset.VIEW, opset.CONSTANT)
 _WORK = (opset.POINTWISE, opset.REDUCTION, opset.WINDOW, opset.SCAN)
@@ -33,37 +35,88 @@ def plan(captured):
     gm = captured.graph_module
     nodes = [n for n in gm.graph.nodes if n.op == "call_function"]
     users = {n: set(n.users) for n in gm.graph.nodes}
-    decisions = []
-    group_of, members = {}, {}
-    next_id = [0]
+    forbidden = set()
+    while True:
+        members, decisions, provisional = _partition(nodes, users, forbidden)
+        groups, specs, failed = [], {}, None
+        for gid, node_list in members.items():
+            ordered = [m for m in nodes if m in set(node_list)]
+            if not any(opset.kind(m) in _WORK for m in ordered):
+                continue
+            group = _group(len(groups), ordered, users)
+            try:
+                spec = codegen.build(group)
+            except Unsupported as why:
+                pending = [m for m in ordered if m in provisional]
+                if pending:  # a join taken on the promise of later ops that never came
+                    failed = pending[0]
+                    break
+                decisions.append("group of %s: ATen (%s)" % (", ".join(m.name for m in ordered), why))
+                continue
+            groups.append(group)
+            specs[group.id] = spec
+            decisions.append("%s: %s kernel fusing %d ops (%s)" % (
+                group.name, spec.template, len(group.nodes), ", ".join(_short(group.ops()))))
+        if failed is None:
+            break
+        forbidden.add(failed)
+    units = _schedule(gm, groups)
+    return Plan(captured, groups, specs, units, decisions)
 
-    def attempt(node_list, replacing=()):
+
+def _partition(nodes, users, forbidden):
+    """({group id: nodes}, decisions, provisional): greedy fusion in graph order. A join that
+    leaves a group with an output no template writes (GroupNorm's per-channel coefficients, of
+    neither the row's shape nor one value a row) is taken provisionally where that output's
+    users all come later and could join too; ``plan`` undoes it (``forbidden``) if they did not."""
+    decisions = []
+    group_of, members, provisional = {}, {}, set()
+    next_id = [0]
+    position = {n: i for i, n in enumerate(nodes)}
+
+    def attempt(n, node_list, replacing=()):
         """Builds the group ``node_list`` would be in place of the groups ``replacing``."""
         unit = {m: gid for gid, ms in members.items() if gid not in replacing for m in ms}
         unit.update((m, -1) for m in node_list)
         if not _acyclic(nodes, unit):
             raise Unsupported("it would wait on its own output, through an ATen call or another kernel")
-        return codegen.build(_group(-1, node_list, users))
+        try:
+            codegen.build(_group(-1, node_list, users))
+        except OutputShape as why:
+            if n in forbidden or not _later_fusible_users(why.node, users, position, position[n], set(node_list)):
+                raise
+            provisional.add(n)
+
+    def producer(a):
+        """The group that computes ``a``, looking through views left to ATen (free there, but a
+        reduction fused with what precedes it must read through them), and those views."""
+        views = []
+        while a not in group_of and opset.kind(a) == opset.VIEW and not opset.copies(a) and a.all_input_nodes:
+            views.append(a)
+            a = a.all_input_nodes[0]
+        return group_of.get(a), views
 
     for n in nodes:
         k = opset.kind(n)
         if k not in _FUSIBLE:
             decisions.append("%s (%s): ATen (%s)" % (n.name, _target(n), _why_aten(n)))
             continue
-        producers = []
+        producers, through = [], {}
         for a in n.all_input_nodes:
-            g = group_of.get(a)
-            if g is not None and g not in producers:
-                producers.append(g)
+            g, views = producer(a)
+            if g is not None:
+                if g not in producers:
+                    producers.append(g)
+                through.setdefault(g, []).extend(v for v in views if v not in through.get(g, []))
         if k == opset.VIEW and not producers and not opset.copies(n):
             continue  # a view of an ATen result or an input: free in ATen, read with its strides
         options = ([producers] if len(producers) > 1 else []) + [[g] for g in sorted(
             producers, key=lambda g: -len(members[g]))]
         reasons, joined = [], False
         for option in options:
-            node_list = [m for g in option for m in members[g]] + [n]
+            node_list = [m for g in option for m in members[g] + through.get(g, [])[::-1]] + [n]
             try:
-                attempt(node_list, option)
+                attempt(n, node_list, option)
             except Unsupported as why:
                 reasons.append(str(why))
                 continue
@@ -85,7 +138,7 @@ def plan(captured):
                     continue
                 node_list = members[g] + [n]
                 try:
-                    attempt(node_list, (g,))
+                    attempt(n, node_list, (g,))
                 except Unsupported:
                     continue
                 members[g] = node_list
@@ -99,7 +152,7 @@ def plan(captured):
         if k in (opset.VIEW, opset.CONSTANT) and not opset.copies(n):
             continue
         try:
-            attempt([n])
+            attempt(n, [n])
         except Unsupported as why:
             decisions.append("%s (%s): ATen (%s)" % (n.name, _target(n), why))
             continue
@@ -109,24 +162,15 @@ def plan(captured):
         next_id[0] += 1
         members[gid] = [n]
         group_of[n] = gid
+    return members, decisions, provisional
 
-    groups, specs = [], {}
-    for gid, node_list in members.items():
-        ordered = [m for m in nodes if m in set(node_list)]
-        if not any(opset.kind(m) in _WORK for m in ordered):
-            continue
-        group = _group(len(groups), ordered, users)
-        try:
-            spec = codegen.build(group)
-        except Unsupported as why:  # a group legal while it grew is always legal when done
-            decisions.append("group of %s: ATen (%s)" % (", ".join(m.name for m in ordered), why))
-            continue
-        groups.append(group)
-        specs[group.id] = spec
-        decisions.append("%s: %s kernel fusing %d ops (%s)" % (
-            group.name, spec.template, len(group.nodes), ", ".join(_short(group.ops()))))
-    units = _schedule(gm, groups)
-    return Plan(captured, groups, specs, units, decisions)
+
+def _later_fusible_users(node, users, position, now, inside):
+    """Whether every user of ``node`` outside the group ``inside`` is a fusible op not yet
+    visited (it could still join)."""
+    outside = users[node] - inside
+    return bool(outside) and all(
+        u in position and position[u] > now and opset.kind(u) in _FUSIBLE for u in outside)
 
 
 def _group(gid, node_list, users):
