@@ -8,7 +8,7 @@ import textwrap
 
 import torch
 
-from . import cluster, dialects, kernels, opset, scan, split
+from . import accumulate, cluster, dialects, kernels, opset, scan, split
 from .emitter import meta, reduction_dims
 from .ir import KernelSpec, Launch, Unsupported
 
@@ -111,9 +111,9 @@ def _rows_spec(group, index):
     cem, outs, clines, cstores, nrows, ncols = kernels.rows(group.nodes, group.outputs, dialects.Cuda(index))
     tem, _, tlines, tstores, _, _ = kernels.rows(group.nodes, group.outputs, dialects.Torch())
     ctypes = {p.ctype for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces}
-    smem = "".join("  __shared__ %s %s[32];\n" % (dialects.CUDA_TYPES[t if t != "bool" else "i64"], kernels.smem_name(t))
+    smem = "".join("  __shared__ %s %s[32];\n" % (dialects.CUDA_TYPES[t if t != "bool" else "i64"], accumulate.smem_name(t))
                    for t in sorted(ctypes))
-    if any(kernels.is_arg(p) for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces):
+    if any(accumulate.is_arg(p) for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces):
         smem += "  __shared__ long long kw_smem_idx[32];\n"
     body = []
     for seg in clines:
@@ -201,9 +201,9 @@ def _thread_options(cols, strided):
 
 
 def _cuda_segment(loop, index, ncols):
-    out = kernels.cuda_column_loop(loop, index, "threadIdx.x", ncols)
+    out = accumulate.cuda_column_loop(loop, index, "threadIdx.x", ncols)
     for p in loop.reduces:
-        out += kernels.block_reduce(p)
+        out += accumulate.block_reduce(p)
     return out
 
 
@@ -211,9 +211,9 @@ def _torch_segment(loop, nrows, ncols):
     out = ["col = torch.arange(%d, device=out0.device).view(1, -1)" % ncols] + list(loop.lines)
     for p in loop.reduces:
         full = "kw_grid(%s, %d, %d)" % (p.value, nrows, ncols)
-        if kernels.is_arg(p):
+        if accumulate.is_arg(p):
             out.append("%s_i = %s.%s(1, keepdim=True)" % (p.acc, full, p.op))
         else:
-            out.append("%s = %s.%s(1, keepdim=True)" % (p.acc, full, kernels.torch_reduce_method(p)))
+            out.append("%s = %s.%s(1, keepdim=True)" % (p.acc, full, accumulate.torch_reduce_method(p)))
     out += loop.stores
     return out

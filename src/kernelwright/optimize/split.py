@@ -14,7 +14,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Callable
 
-from . import dialects, kernels
+from . import accumulate, dialects, kernels
 from .ir import Launch, Unsupported
 
 # Shapes below these leave the rows template enough parallelism on its own.
@@ -68,7 +68,7 @@ def launches(nrows, ncols, sm_count, slots):
 
 
 def slot_count(clines):
-    return sum(2 if kernels.is_arg(p) else 1 for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces)
+    return sum(2 if accumulate.is_arg(p) else 1 for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces)
 
 
 def body(signature, smem, clines, cstores, nrows, ncols, index):
@@ -117,7 +117,7 @@ def phases(clines, index, exchange):
         if not isinstance(seg, kernels.Loop):
             lines.append(seg)
             continue
-        lines += kernels.cuda_column_loop(seg, index, "col_begin + threadIdx.x", "col_end")
+        lines += accumulate.cuda_column_loop(seg, index, "col_begin + threadIdx.x", "col_end")
         if not seg.reduces:
             continue
         phase += 1
@@ -125,19 +125,19 @@ def phases(clines, index, exchange):
         for p in seg.reduces:
             ctype = dialects.CUDA_TYPES[p.ctype]
             slots[id(p)] = slot
-            shares += kernels.block_reduce(p)
+            shares += accumulate.block_reduce(p)
             loop = "for (int q = 0; q < %s; ++q)" % exchange.parts
-            if kernels.is_arg(p):
+            if accumulate.is_arg(p):
                 largest = "true" if p.op == "argmax" else "false"
                 shares.append("if (threadIdx.x == 0) { %s %s }" % (
                     exchange.store(slot, p.acc), exchange.store(slot + 1, p.acc + "_i")))
-                combine += ["%s = %s; %s_i = 0x7fffffffffffffffLL;" % (p.acc, kernels.init_literal(p, d), p.acc),
+                combine += ["%s = %s; %s_i = 0x7fffffffffffffffLL;" % (p.acc, accumulate.init_literal(p, d), p.acc),
                             loop, "  kw_argbest(%s, %s_i, %s, %s, %s);" % (
                                 p.acc, p.acc, exchange.load(ctype, slot), exchange.load("long long", slot + 1), largest)]
                 slot += 2
                 continue
             shares.append("if (threadIdx.x == 0) %s" % exchange.store(slot, p.acc))
-            combine.append("%s = %s;" % (p.acc, kernels.init_literal(p, d)))
+            combine.append("%s = %s;" % (p.acc, accumulate.init_literal(p, d)))
             if p.online_of:  # each part's sum is relative to its own max: moved to the row's
                 m = p.online_of
                 combine.append("%s %s += kw_online_part(%s, %s, %s);" % (
@@ -145,7 +145,7 @@ def phases(clines, index, exchange):
                     exchange.load(dialects.CUDA_TYPES[m.ctype], slots[id(m)]), m.acc))
             else:
                 combine.append("%s %s = %s()(%s, %s);" % (
-                    loop, p.acc, kernels.combine_op(p), p.acc, exchange.load(ctype, slot)))
+                    loop, p.acc, accumulate.combine_op(p), p.acc, exchange.load(ctype, slot)))
             slot += 1
         lines += shares + [exchange.barrier(phase)] + combine
     return lines
