@@ -336,3 +336,14 @@ def test_epsilon_in_the_wrong_place_fails_on_small_inputs():
     assert r["verdict"] == "fail", (r["reason"], r["flags"])
     wrong = {name for name, c in r["correctness"]["sets"].items() if not c["ok"]}
     assert wrong == {"small(trial0)"}, r["correctness"]["sets"]
+
+
+def test_a_forward_that_draws_random_numbers_is_judged_on_the_same_draws():
+    """Dropout in training mode: the judge's references and the candidate's calls each start
+    from a random state given by the input set, so the same ops pass on every set (they failed
+    on the varied sets when each process drew from where it stood), and leaving dropout out
+    still fails."""
+    same = run("linear_dropout_softmax", "linear_dropout_softmax_same_ops", trials=3)
+    assert same["verdict"] == "pass", same["reason"]
+    without = run("linear_dropout_softmax", "linear_dropout_softmax_no_dropout", trials=3)
+    assert without["verdict"] == "fail" and "wrong output" in without["reason"], without["reason"]

@@ -178,6 +178,7 @@ class _Candidate(CandidateTiming):
                 xc = self._set(name)
                 x = None if self.redraw else inputs.clone_tree(xc)
                 ac.poison_free_memory(self.device)
+                inputs.seed_forward(self.job["init_seed"], name)
                 out = self._call(self.cand, xc)
                 snap = copy_tree(out, torch)
                 if x is None and not self._as_drawn(name, xc):
@@ -241,6 +242,11 @@ class _Candidate(CandidateTiming):
         torch, inputs, ac = self.torch, self.inputs, self.anticheat
         xc = inputs.clone_tree(x)
         ac.poison_free_memory(self.device)
+
+        def seed():  # every call on one seed: a model that draws random numbers repeats itself
+            inputs.seed_forward(self.job["init_seed"], self.sets[0][0])
+
+        seed()
         first = copy_tree(self._call(self.cand, xc), torch)
         ac.scrub(xc)
         del xc
@@ -255,9 +261,11 @@ class _Candidate(CandidateTiming):
             # round makes it again.
             x_second = inputs.clone_tree(x)
             x_ref, x = x, None
+            seed()
             ref_out = self._call(self.ref, x_ref)
             ref_keep = copy_tree(ref_out, torch)
             del ref_out
+            seed()
             second = self._call(self.cand, x_second)
             del held
             for (path, a), (_, b), (_, r) in zip(flatten(first), flatten(second), flatten(ref_keep)):

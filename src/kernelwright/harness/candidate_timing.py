@@ -184,6 +184,8 @@ class CandidateTiming:
             checked = n in chosen or extra
             args = make_args(i, touched=checked or _os_bits(1) == 1)
             if checked:
+                # The judge's reference for this call runs on the same seed (set by name).
+                self.inputs.seed_forward(self.job["init_seed"], drawn["set"])
                 state["extra"] -= extra
                 state["pending"] = dict(drawn, call=n)
             return args

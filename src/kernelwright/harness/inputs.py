@@ -26,6 +26,7 @@ did not is outside the problem's domain; the judge drops it and says so.
 """
 
 import random
+import zlib
 
 import torch
 
@@ -42,6 +43,14 @@ def seed_everything(seed):
         np.random.seed(seed % (2**32))
     except ImportError:
         pass
+
+
+def seed_forward(init_seed, set_name):
+    """Seed every generator before a forward on input set ``set_name`` whose output is judged:
+    a model that draws random numbers (dropout in training mode) then draws the same ones for
+    the eager reference in the judge and for the candidate in its own worker, whatever each
+    process drew before. The seed is a function of the set's name, the same in every process."""
+    seed_everything((init_seed * 1000003 + zlib.crc32(set_name.encode())) % (1 << 63))
 
 
 def draw_inputs(get_inputs, seed, device=None):

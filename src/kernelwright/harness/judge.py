@@ -200,7 +200,7 @@ class _Judge(References):
 
     def _add_set(self, name, x, base, keep_budget):
         torch = self.torch
-        eager, ref64, mutates, aliases = self._references(x)
+        eager, ref64, mutates, aliases = self._references(x, name)
         self.ref_mutates |= mutates
         self.ref_aliases |= aliases
         finite = self._all_finite(eager) and (ref64 is None or self._all_finite(ref64))
@@ -261,7 +261,7 @@ class _Judge(References):
     def _expected(self, name):
         if name in self.expected:
             return self.expected[name]
-        eager, ref64, _, _ = self._references(self._load_set(name, writable=True), keep_inputs=False)
+        eager, ref64, _, _ = self._references(self._load_set(name, writable=True), name, keep_inputs=False)
         return eager, ref64
 
     def _done_with(self, path):
@@ -332,7 +332,7 @@ class _Judge(References):
                 inputs.rescale(x, x, scale)
                 if touched:
                     inputs.touch(x, *touched)
-                eager, ref64, _, _ = self._references(x, keep_inputs=False)
+                eager, ref64, _, _ = self._references(x, name, keep_inputs=False)
                 del x
                 # Devices were checked on the correctness trials; these copies came back via CPU.
                 data, unreadable = self._candidate_file(item["output"], "cpu")

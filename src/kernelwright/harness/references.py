@@ -92,14 +92,16 @@ class References:
         release(torch, self.device)
         return out
 
-    def _references(self, x, keep_inputs=True):
+    def _references(self, x, name, keep_inputs=True):
         """(eager, float64, reference mutates its inputs, reference output aliases them).
 
         The eager reference runs on a copy of ``x`` where ``keep_inputs`` (the set is recorded
         or varied afterwards, and whether the reference changes its inputs is found out here),
         else on ``x`` itself, which the caller gives up: one copy of the set fewer on the
         device when references are computed again (mutation is then reported as False)."""
+        inputs.seed_forward(self.job["init_seed"], name)
         ref64 = self._fp64(x)
+        inputs.seed_forward(self.job["init_seed"], name)
         xc, eager = self._eager(x, keep_inputs)
         self.out_types |= {type_name(type(v)) for _, v in flatten(eager) if isinstance(v, torch.Tensor)}
         mutates = keep_inputs and bool(mutated_inputs(xc, x))
