@@ -455,9 +455,11 @@ def test_float64_arbiter_keeps_a_kernel_closer_to_exact_than_aten_and_refuses_a_
 
 
 @pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")
-def test_pointwise_vector_variant_moves_dense_float32_operands_in_16_byte_accesses():
-    """The VEC variants exist for their 16-byte loads and stores: the PTX has them for each dense
-    float32 operand, and keeps a per-element path for the tail and a broadcast operand."""
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16], ids=str)
+def test_pointwise_vector_variant_moves_dense_operands_in_16_byte_accesses(dtype):
+    """The VEC variants exist for their 16-byte loads and stores: the PTX has one for each dense
+    operand (VEC elements of 16 bytes in all), and keeps a per-element path for the tail and a
+    broadcast operand."""
     class Model(torch.nn.Module):
         def __init__(self):
             super().__init__()
@@ -466,13 +468,14 @@ def test_pointwise_vector_variant_moves_dense_float32_operands_in_16_byte_access
         def forward(self, x, y):
             return torch.sigmoid(x) * y + self.bias
 
-    x, y = torch.randn(37, 1001), torch.randn(37, 1001)  # 37037 elements: not a whole number of vectors
-    p = plan.plan(capture.capture(Model(), [x, y]))
+    x, y = torch.randn(37, 1001).to(dtype), torch.randn(37, 1001).to(dtype)  # not a whole number of vectors
+    p = plan.plan(capture.capture(Model().to(dtype), [x, y]))
     spec = p.specs[p.groups[0].id]
-    launch = next(l for l in spec.variants if dict(l.defines).get("VEC") == 4)
+    vec = 16 // x.element_size()
+    launch = next(l for l in spec.variants if dict(l.defines).get("VEC") == vec)
     ptx, _ = nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
                             ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
     ptx = ptx.decode(errors="replace")
-    assert len(re.findall(r"ld\.global(\.nc)?\.v4\.f32", ptx)) == 2, "x and y as 16-byte loads"
-    assert len(re.findall(r"st\.global\.v4\.f32", ptx)) == 1, "the output as 16-byte stores"
-    assert re.search(r"ld\.global(\.nc)?\.f32", ptx), "the tail and the bias element by element"
+    assert len(re.findall(r"ld\.global(\.nc)?\.v4\.(f32|u32|b32)", ptx)) == 2, "x and y as 16-byte loads"
+    assert len(re.findall(r"st\.global\.v4\.(f32|u32|b32)", ptx)) == 1, "the output as 16-byte stores"
+    assert re.search(r"ld\.global(\.nc)?\.(f32|u16|b16)\s", ptx), "the tail and the bias element by element"

@@ -241,7 +241,7 @@ def test_pointwise_kernels_walk_their_output_in_memory_order(layout):
     (g,) = p.groups
     spec = p.specs[g.id]
     source = spec.cuda_source(spec.variants[0])
-    assert "kw_load(in0[i])" in source and "kw_store(&out0[i]" in source, source
+    assert "KW_ROW_LOAD(0, i)" in source and "kw_store(KW_OUT_AT(0, i)" in source, source
     with torch.no_grad():
         got = interpret.run(p, M(), [x], {g.id: interpret.torch_kernel(spec)})
     got = got[0] if isinstance(got, (list, tuple)) else got

@@ -83,27 +83,34 @@ def _pointwise_spec(group, index):
 
 def _pointwise_cuda(signature, em, outs, body, index, n):
     """The pointwise kernel: thread t of block b takes elements ((b * ELEMS + e) * BLOCK + t) * VEC
-    + k. Where every pointer is 16-byte aligned, a thread's VEC elements are whole vectors and
-    need no bounds check, and the pointers are declared aligned: the compiler merges the VEC
-    loads and stores of each dense operand into 16-byte accesses. Elsewhere (the last vectors,
-    a misaligned view) each element is checked and accessed alone."""
-    pointers = [("in%d" % i, "const " + dialects.STORAGE_TYPES[a.dtype]) for i, a in enumerate(em.inputs.values())]
-    pointers += [("out%d" % i, dialects.STORAGE_TYPES[o.dtype]) for i, o in enumerate(outs)]
-    aligned = " | ".join("reinterpret_cast<unsigned long long>(%s)" % p for p, _ in pointers) or "0ull"
-    saved = "".join("  %s* const kw_%s = %s;\n" % (t, p, p) for p, t in pointers)
-    assumed = "".join("      %s* __restrict__ %s = static_cast<%s*>(__builtin_assume_aligned(kw_%s, 16));\n" % (
-        t, p, t, p) for p, t in pointers)
-    element = textwrap.indent(body, "        ")
+    + k. Where every pointer is 16-byte aligned, a thread's VEC elements are whole vectors: the
+    dense operands (read and written at the flat index) move between memory and registers in
+    16-byte accesses (``kw_copy_vec``), with no bounds check. Elsewhere (the last vectors, a
+    misaligned view) each element is checked and accessed alone."""
+    staged_in = sorted(em.row_loads)
+    staged_out = [k for k in range(len(outs)) if "KW_OUT_AT(%d," % k in body]
+    types_in = list(em.inputs.values())
+    pointers = ["in%d" % i for i in range(len(types_in))] + ["out%d" % k for k in range(len(outs))]
+    aligned = " | ".join("reinterpret_cast<unsigned long long>(%s)" % p for p in pointers) or "0ull"
+    stage = "".join("      alignas(16) %s kw_stage%d[VEC];\n      kw_copy_vec<VEC>(kw_stage%d, in%d + base);\n" % (
+        dialects.STORAGE_TYPES[types_in[k].dtype], k, k, k) for k in staged_in)
+    stage += "".join("      alignas(16) %s kw_ostage%d[VEC];\n" % (dialects.STORAGE_TYPES[outs[k].dtype], k)
+                     for k in staged_out)
+    unstage = "".join("      kw_copy_vec<VEC>(out%d + base, kw_ostage%d);\n" % (k, k) for k in staged_out)
     return (
-        "%s {\n%s  const bool kw_vectors = VEC > 1 && ((%s) & 15ull) == 0;\n"
+        "%s {\n  const bool kw_vectors = VEC > 1 && ((%s) & 15ull) == 0;\n"
         "  #pragma unroll\n  for (int e = 0; e < ELEMS; ++e) {\n"
         "    const %s base = (((%s)blockIdx.x * ELEMS + e) * BLOCK + threadIdx.x) * VEC;\n"
         "    if (kw_vectors && base + VEC <= %d) {\n%s"
+        "#undef KW_ROW_LOAD\n#define KW_ROW_LOAD(k, off) kw_load(kw_stage##k[(off) - base])\n"
+        "#undef KW_OUT_AT\n#define KW_OUT_AT(k, off) (&kw_ostage##k[(off) - base])\n"
         "      #pragma unroll\n      for (int k = 0; k < VEC; ++k) {\n        const %s i = base + k;\n%s\n      }\n"
-        "    } else {\n"
+        "#undef KW_ROW_LOAD\n#define KW_ROW_LOAD(k, off) kw_load(in##k[off])\n"
+        "#undef KW_OUT_AT\n#define KW_OUT_AT(k, off) (&out##k[off])\n"
+        "%s    } else {\n"
         "      for (int k = 0; k < VEC; ++k) {\n        const %s i = base + k;\n        if (i < %d) {\n%s\n        }\n      }\n"
-        "    }\n  }\n}\n" % (signature, saved, aligned, index, index, n, assumed, index, element, index, n,
-                            textwrap.indent(body, "          ")))
+        "    }\n  }\n}\n" % (signature, aligned, index, index, n, stage, index, textwrap.indent(body, "        "),
+                            unstage, index, n, textwrap.indent(body, "          ")))
 
 
 def _rows_spec(group, index):

@@ -86,6 +86,24 @@ template <typename T> KW_F T kw_load(T x) { return x; }
 // A read of input k at a row's flat offset: from global memory, unless the kernel (the
 // cluster-rows template) holds the row on chip and redefines this.
 #define KW_ROW_LOAD(k, off) kw_load(in##k[off])
+// Where output k is written at a flat offset: in global memory, unless the kernel (the
+// pointwise template's vector path) stages a thread's elements in registers first.
+#define KW_OUT_AT(k, off) (&out##k[off])
+// N consecutive elements between global memory and registers in the widest accesses their
+// size allows (both sides aligned to that size by the caller).
+template <int N, typename T> KW_F void kw_copy_vec(T* __restrict__ dst, const T* __restrict__ src) {
+  constexpr int bytes = N * (int)sizeof(T);
+  if constexpr (bytes % 16 == 0) {
+    #pragma unroll
+    for (int j = 0; j < bytes / 16; ++j) reinterpret_cast<uint4*>(dst)[j] = reinterpret_cast<const uint4*>(src)[j];
+  } else if constexpr (bytes % 8 == 0) {
+    #pragma unroll
+    for (int j = 0; j < bytes / 8; ++j) reinterpret_cast<uint2*>(dst)[j] = reinterpret_cast<const uint2*>(src)[j];
+  } else {
+    #pragma unroll
+    for (int j = 0; j < N; ++j) dst[j] = src[j];
+  }
+}
 KW_F void kw_store(__half* p, float x) { *p = __float2half_rn(x); }
 KW_F void kw_store(__nv_bfloat16* p, float x) { *p = __float2bfloat16_rn(x); }
 template <typename P, typename T> KW_F void kw_store(P* p, T x) { *p = static_cast<P>(x); }

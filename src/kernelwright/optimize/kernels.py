@@ -90,6 +90,8 @@ def _out_offset(coords, shape, stride):
 def store(em, k, coords, out, var):
     offset = em.flat_offset(coords, out.shape, out.stride) or em.index(_out_offset(coords, out.shape, out.stride), coords)
     if em.d.name == "cuda":
+        if em.row_flat is not None and offset == em.row_flat:
+            return "kw_store(KW_OUT_AT(%d, %s), %s);" % (k, offset, var)
         return "kw_store(&out%d[%s], %s);" % (k, offset, var)
     return "kw_st(out%d, %s, %s)" % (k, offset, var)
 
@@ -111,6 +113,7 @@ def pointwise(nodes, outputs, dialect):
         coords[d] = walked[position]
     coords = tuple(coords)
     em.flat[(coords, shape)] = ("i", dense_strides(shape, order))
+    em.row_flat = "i"  # dense operands read, and outputs written, at it: the vector path stages them
     stores = [store(em, k, coords, outs[k], em.value(o, coords)) for k, o in enumerate(outputs)]
     return em, outs, em.scope.lines + stores, shape
 
