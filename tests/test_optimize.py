@@ -44,10 +44,19 @@ def test_generated_kernels_match_eager_through_their_torch_twins(path):
         pytest.skip("not one graph: %s" % error)
     _, model, inputs = build(path)
     kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
+    # Each forward from the same random state: a model that draws (dropout in training mode)
+    # draws the same numbers in both, so its comparison is as strict as any other's.
+    torch.manual_seed(7)
     with torch.no_grad():
         got = interpret.run(p, copy.deepcopy(model), inputs, kernels)
     half = computes_in_half(p)
-    assert_matches(got, _eager(model, inputs), model_id(path), half, None if half else _float64(model, inputs))
+    torch.manual_seed(7)
+    want = _eager(model, inputs)
+    # Where eager itself changes with the random state, float64 draws its own numbers and
+    # cannot vouch for an output that differs from eager's.
+    torch.manual_seed(8)
+    drawn = any(not torch.equal(a, b) for a, b in zip(as_list(want), as_list(_eager(model, inputs))))
+    assert_matches(got, want, model_id(path), half, None if half or drawn else _float64(model, inputs))
 
 
 @pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")
