@@ -193,16 +193,24 @@ def test_reductions_of_one_tensor_share_a_kernel_that_reads_it_once():
 
     torch.manual_seed(0)
     model, x = M(), torch.randn(2, 16, 9, 11)
-    with torch.no_grad():
-        model.gn.weight.normal_()
-        model.gn.bias.normal_()
-    p = plan.plan(capture.capture(model, [x]))
+    p = _plan_with_affine(model, model.gn, x)
     rows = [g for g in p.groups if p.specs[g.id].template == "rows"]
     assert len(rows) == 1 and {"var", "sum"} <= set(rows[0].ops()), [g.ops() for g in p.groups]
     assert any("reads the same x" in d for d in p.decisions), p.decisions
+    assert_matches(_through_twins(p, model, x), model(x))
+
+
+def _plan_with_affine(model, norm, x):
+    """The plan of ``model`` on ``x``, its ``norm``'s weight and bias drawn away from 1 and 0."""
     with torch.no_grad():
-        got = interpret.run(p, model, [x], {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
-        assert_matches(got, model(x))
+        norm.weight.normal_()
+        norm.bias.normal_()
+    return plan.plan(capture.capture(model, [x]))
+
+
+def _through_twins(p, model, x):
+    with torch.no_grad():
+        return interpret.run(p, model, [x], {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
 
 
 @pytest.mark.parametrize("norm", ["group", "instance"])
@@ -222,17 +230,13 @@ def test_a_norm_with_its_prologue_and_affine_is_one_rows_kernel(norm):
 
     torch.manual_seed(1)
     model, x = M(), torch.randn(3, 12, 7, 5)
-    with torch.no_grad():
-        model.norm.weight.normal_()
-        model.norm.bias.normal_()
-    p = plan.plan(capture.capture(model, [x]))
+    p = _plan_with_affine(model, model.norm, x)
     assert len(p.groups) == 1, p.decisions
     spec = p.specs[p.groups[0].id]
     assert spec.template == "rows" and {"sigmoid", "var", "rsqrt", "div"} <= set(p.groups[0].ops())
     assert spec.outputs[0].shape == (3, 12, 7, 5)
     with torch.no_grad():
-        got = interpret.run(p, model, [x], {g.id: interpret.torch_kernel(spec) for g in p.groups})
-        assert_matches(got, model(x), norm, reference=_float64(model, [x]))
+        assert_matches(_through_twins(p, model, x), model(x), norm, reference=_float64(model, [x]))
 
 
 def test_planner_never_makes_a_group_wait_on_itself():
