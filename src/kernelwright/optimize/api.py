@@ -91,11 +91,6 @@ def _import_source(source, model_class=None):
         os.unlink(f.name)
 
 
-# How much larger than the given layout's error against float64 the channels_last forward's may
-# be: rounding in another order, not another precision.
-LAYOUT_ERROR_RATIO = 2.0
-
-
 def optimize(model, example_inputs, *, problem_source=None, problem_name=None, device=None, measure=True):
     """Capture, plan, generate and (on a GPU) measure; returns ``Optimized``.
 
@@ -145,7 +140,7 @@ def _with_channels_last(best, model, example_inputs, problem_source, problem_nam
     # (H100, 2026-11-25: 7.6e-5 against 4.8e-8 at 'highest'), and a forward cannot choose
     # without changing a global setting: the layout is kept only if no less accurate.
     given_err, other_err = tune.errors_vs_float64([best.bind(model), other.bind(model)], model, example_inputs)
-    accurate = math.isfinite(other_err) and other_err <= LAYOUT_ERROR_RATIO * given_err + 2.0**-24
+    accurate = math.isfinite(other_err) and other_err <= tune.ERROR_RATIO * given_err + 2.0**-24
     chosen = other if other.end_to_end[1] < best.end_to_end[1] and accurate else best
     chosen.notes.append("layout: channels_last forward %.4f ms, as given %.4f ms; error against float64 %.3g, "
                         "as given %.3g: %s kept" % (other.end_to_end[1], best.end_to_end[1], other_err, given_err,

@@ -11,6 +11,8 @@ from typing import Dict, List
 import torch
 from torch._decomp import core_aten_decompositions, get_decompositions
 
+from . import runtime
+
 aten = torch.ops.aten
 
 # Composite ops that core ATen keeps whole but that are only reductions and pointwise math:
@@ -116,10 +118,10 @@ MAX_CONSTANT_ELEMENTS = 256
 
 
 def _is_attribute(model, fqn):
-    obj = model
-    for part in fqn.split("."):
-        obj = getattr(obj, part, None)
-    return isinstance(obj, torch.Tensor)
+    try:
+        return isinstance(runtime.attr(model, fqn), torch.Tensor)
+    except AttributeError:
+        return False
 
 
 def _literal_constant(value, name):

@@ -87,8 +87,7 @@ def _pointwise_cuda(signature, em, outs, body, index, n):
     dense operands (read and written at the flat index) move between memory and registers in
     16-byte accesses (``kw_copy_vec``), with no bounds check. Elsewhere (the last vectors, a
     misaligned view) each element is checked and accessed alone."""
-    staged_in = sorted(em.row_loads)
-    staged_out = [k for k in range(len(outs)) if "KW_OUT_AT(%d," % k in body]
+    staged_in, staged_out = sorted(em.row_loads), sorted(em.row_stores)
     types_in = list(em.inputs.values())
     pointers = ["in%d" % i for i in range(len(types_in))] + ["out%d" % k for k in range(len(outs))]
     aligned = " | ".join("reinterpret_cast<unsigned long long>(%s)" % p for p in pointers) or "0ull"

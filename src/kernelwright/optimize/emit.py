@@ -216,8 +216,9 @@ def _model_new(plan, choices):
 
 
 def _constant_lines(cap, placeholders):
-    """Tensors forward built from literals: on the device forward runs on where they were
-    traced on the device of its first tensor input (or parameter), else where traced."""
+    """Tensors forward built from literals. One traced on the device of the graph's first tensor
+    input (or parameter) is made on that tensor's device when ModelNew runs; any other stays on
+    the device it was traced on (a CPU scalar)."""
     anchor = next((n for n in placeholders if n.name not in cap.constants), None)
     lines = []
     for name, value in cap.constants.items():

@@ -68,10 +68,12 @@ class Emitter:
         # is read at that index instead of re-multiplying the coordinates (which the compiler
         # cannot fold back through the divisions that made them).
         self.flat = {}
-        # The rows template's flat index of the domain ("row * cols + col"), and the inputs read
-        # at it in CUDA: the reads the cluster-rows template can serve from shared memory.
+        # The domain's own flat index ("row * cols + col" in the rows template, "i" in the
+        # pointwise one), and the inputs read and outputs written at it in CUDA: what the
+        # cluster-rows template holds in shared memory and the pointwise vector path stages.
         self.row_flat = None
         self.row_loads = set()
+        self.row_stores = set()
         self.digits = Digits()
 
     def scan_value(self, node, coords):
@@ -166,7 +168,7 @@ class Emitter:
         arg = self.inputs[node]
         i = list(self.inputs).index(node)
         offset = self.flat_offset(coords, arg.shape, arg.stride)
-        if offset is not None and self.d.name == "cuda" and self.flat[(tuple(coords), tuple(arg.shape))][0] == self.row_flat:
+        if offset is not None and self.at_row_flat(coords, arg.shape):
             self.row_loads.add(i)
             expr = self.d.row_load(i, offset, opset.ctype_of(val.dtype))
         else:
@@ -176,6 +178,12 @@ class Emitter:
                 offset = self.index(" + ".join(terms) if terms else "0", coords)
             expr = self.d.load("in%d" % i, offset, opset.ctype_of(val.dtype))
         return self._emit(("load", node, coords), expr, opset.ctype_of(val.dtype), coords)
+
+    def at_row_flat(self, coords, shape):
+        """Whether a tensor of ``shape`` at ``coords`` is addressed by the domain's own flat
+        index (in CUDA; given that ``flat_offset`` found it dense there)."""
+        found = self.flat.get((tuple(coords), tuple(shape)))
+        return self.d.name == "cuda" and found is not None and found[0] == self.row_flat
 
     def flat_offset(self, coords, shape, stride):
         """The domain's flat index where ``coords`` are the domain's own coordinates and the

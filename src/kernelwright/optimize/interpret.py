@@ -39,18 +39,10 @@ def environment(captured, model, inputs):
             fqn = captured.params[node.name]
             env[node] = state[fqn] if fqn in state else runtime.attr(model, fqn)
         elif node.name in captured.constants:
-            env[node] = captured.constants[node.name].to(_device(inputs, model))
+            env[node] = captured.constants[node.name]  # traced on the device the plan runs on
         else:
             env[node] = next(values)
     return env
-
-
-def _device(inputs, model):
-    """Where forward runs: its first tensor input's device, else its first parameter's."""
-    for x in list(inputs) + list(model.parameters()):
-        if isinstance(x, torch.Tensor):
-            return x.device
-    return torch.device("cpu")
 
 
 def run(plan, model, inputs, kernels, on_group=None, on_call=None):

@@ -88,9 +88,11 @@ def _out_offset(coords, shape, stride):
 
 
 def store(em, k, coords, out, var):
-    offset = em.flat_offset(coords, out.shape, out.stride) or em.index(_out_offset(coords, out.shape, out.stride), coords)
+    flat = em.flat_offset(coords, out.shape, out.stride)
+    offset = flat or em.index(_out_offset(coords, out.shape, out.stride), coords)
     if em.d.name == "cuda":
-        if em.row_flat is not None and offset == em.row_flat:
+        if flat is not None and em.at_row_flat(coords, out.shape):
+            em.row_stores.add(k)
             return "kw_store(KW_OUT_AT(%d, %s), %s);" % (k, offset, var)
         return "kw_store(&out%d[%s], %s);" % (k, offset, var)
     return "kw_st(out%d, %s, %s)" % (k, offset, var)
