@@ -160,7 +160,11 @@ class _Candidate(CandidateTiming):
         if self.device.type == "cpu":
             self.anticheat.scrub(*objs)
 
-    def _call(self, model, x):
+    def _call(self, model, x, set_name=None):
+        """``model(*x)``, synchronised; for a judged output (``set_name``), from the random state
+        the judge's reference on that set starts from (``inputs.seed_forward``)."""
+        if set_name is not None:
+            self.inputs.seed_forward(self.job["init_seed"], set_name)
         out = model(*x)
         sync(self.torch, self.device)
         return out
@@ -178,8 +182,7 @@ class _Candidate(CandidateTiming):
                 xc = self._set(name)
                 x = None if self.redraw else inputs.clone_tree(xc)
                 ac.poison_free_memory(self.device)
-                inputs.seed_forward(self.job["init_seed"], name)
-                out = self._call(self.cand, xc)
+                out = self._call(self.cand, xc, name)
                 snap = copy_tree(out, torch)
                 if x is None and not self._as_drawn(name, xc):
                     x = self._set(name)
@@ -242,12 +245,8 @@ class _Candidate(CandidateTiming):
         torch, inputs, ac = self.torch, self.inputs, self.anticheat
         xc = inputs.clone_tree(x)
         ac.poison_free_memory(self.device)
-
-        def seed():  # every call on one seed: a model that draws random numbers repeats itself
-            inputs.seed_forward(self.job["init_seed"], self.sets[0][0])
-
-        seed()
-        first = copy_tree(self._call(self.cand, xc), torch)
+        name = self.sets[0][0]  # every call on its seed: a model that draws random numbers repeats itself
+        first = copy_tree(self._call(self.cand, xc, name), torch)
         ac.scrub(xc)
         del xc
         rounds = 8 if self.device.type == "cpu" else 1
@@ -261,12 +260,10 @@ class _Candidate(CandidateTiming):
             # round makes it again.
             x_second = inputs.clone_tree(x)
             x_ref, x = x, None
-            seed()
-            ref_out = self._call(self.ref, x_ref)
+            ref_out = self._call(self.ref, x_ref, name)
             ref_keep = copy_tree(ref_out, torch)
             del ref_out
-            seed()
-            second = self._call(self.cand, x_second)
+            second = self._call(self.cand, x_second, name)
             del held
             for (path, a), (_, b), (_, r) in zip(flatten(first), flatten(second), flatten(ref_keep)):
                 if not all(isinstance(t, torch.Tensor) for t in (a, b, r)) or a.shape != r.shape \
