@@ -375,7 +375,7 @@ def _evaluate(problem, candidate, opts):
     result = {
         "problem": problem, "candidate": candidate, "verdict": "error", "reason": "",
         "flags": [], "flag_details": {}, "error_vs_fp64": None, "reference_error_vs_fp64": None,
-        "error_ratio": None, "allowed_error_ratio": None, "precision": None,
+        "error_ratio": None, "allowed_error_ratio": None, "precision": None, "cudnn_allow_tf32": None,
         "speedup_vs_eager": None, "speedup_vs_compile": None,
         "speedup_vs_eager_idle": None, "speedup_vs_compile_idle": None,
         "speedup_vs_eager_device": None, "speedup_vs_compile_device": None, "cost_basis": {}, "timings": {},
@@ -421,7 +421,7 @@ def _evaluate(problem, candidate, opts):
         judge = Worker(Role.JUDGE, judge_job, workdir, env, **limits)
         cand = Worker(Role.CANDIDATE, cand_job, workdir, env, **limits)
         prepared = judge.wait_for(Event.PREPARED, others=[cand])
-        for key in ("device", "device_name", "torch_version", "cuda_version", "python_version"):
+        for key in ("device", "device_name", "torch_version", "cuda_version", "python_version", "cudnn_allow_tf32"):
             result[key] = prepared.get(key)
         if prepared.get("does_not_fit"):
             result.update(verdict="skipped", reason=prepared["does_not_fit"]["reason"],

@@ -93,6 +93,7 @@ def environment(torch, device):
         "python_version": sys.version.split()[0],
         # The precision contract of the verdict (api.precision_check) follows it.
         "float32_matmul_precision": torch.get_float32_matmul_precision(),
+        "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32,
     }
     if device.type == "cuda":
         props = torch.cuda.get_device_properties(device)

@@ -41,6 +41,17 @@ def _role(name):
     return build
 
 
+def _apply_precision():
+    """The precision asked for (torch's own where none was), cuDNN's convolutions included, set
+    before the problem and the candidate load so that both run at it. Imported here, as the
+    roles are: it imports torch."""
+    import torch
+
+    from kernelwright import precision
+
+    precision.apply(os.environ.get(PRECISION_ENV) or torch.get_float32_matmul_precision())
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if os.environ.get(PARENT_ENV):
@@ -50,13 +61,8 @@ def main(argv=None):
     chan = Channel(int(argv[1]))
     faulthandler.enable()
     proctree.adopt_orphans()
-    precision = os.environ.get(PRECISION_ENV)
-    if precision:
-        # Set before the problem and the candidate load, so both run at the precision asked for.
-        import torch
-
-        torch.set_float32_matmul_precision(precision)
     try:
+        _apply_precision()
         _role(job["role"]).run(job, chan)
     except BaseException as exc:  # SystemExit from candidate code is a failure too
         chan.send(event=Event.FAILED, **failure(exc))

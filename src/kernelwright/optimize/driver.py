@@ -11,6 +11,7 @@ import time
 import torch
 
 from kernelwright.harness.api import EvalOptions, evaluate
+from kernelwright import precision as precision_contract
 from kernelwright.harness.protocol import PRECISION_ENV
 
 from . import api, report
@@ -54,65 +55,67 @@ def optimize_problem(problem, output, *, precision="highest", verify=True, seed=
               "torch_version": torch.__version__, "standalone": standalone}
     if device.type == "cuda":
         record["device_name"] = torch.cuda.get_device_name(device)
-    previous = torch.get_float32_matmul_precision()
-    torch.set_float32_matmul_precision(precision)
-    try:
-        with open(problem) as f:
-            source = f.read()
-        status = console.status("optimizing %s" % stem) if console is not None else None
-        if status:
-            status.start()
-        try:
-            optimized = _optimize(problem, source, seed, device)
-        except _ProblemError as error:
-            record["reason"] = str(error)
-            return _finish(record, started, console, report_dir, json_path)
-        finally:
-            if status:
-                status.stop()
-        # The harness's workers need the device's memory: the model and its activations go first.
-        gc.collect()
-        if device.type == "cuda":
-            torch.cuda.empty_cache()
-        record["seconds"].update(optimized.seconds)
-        record["kernels"] = report.group_rows(optimized)
-        record["calls"] = report.call_rows(optimized)
-        record["decisions"] = optimized.plan.decisions
-        record["copy_gbps"] = optimized.copy_gbps
-        record["end_to_end_ms"] = optimized.end_to_end
-        record["passthrough"] = optimized.passthrough
-        record["notes"] = optimized.notes
-        if console is not None and record["kernels"]:
-            console.print(report.table(record["kernels"]))
-        workdir = tempfile.mkdtemp(prefix="kw-optimize-")
-        try:
-            candidate = optimized.write(os.path.join(workdir, stem + "_kernelwright.py"), standalone=standalone)
-            if verify:
-                t = time.perf_counter()
-                env = {PRECISION_ENV: precision}
-                options = EvalOptions.make(eval_options, env=env)
-                if console is not None:
-                    with console.status("verifying with the harness"):
-                        result = evaluate(problem, candidate, options)
-                else:
-                    result = evaluate(problem, candidate, options)
-                record["seconds"]["verify"] = time.perf_counter() - t
-                for key in ("verdict", "reason", "flags", "speedup_vs_eager", "speedup_vs_compile",
-                            "speedup_vs_eager_device", "speedup_vs_compile_device", "error_vs_fp64",
-                            "reference_error_vs_fp64", "error_ratio", "device_name", "torch_version", "cuda_version"):
-                    record[key] = result.get(key)
-                # Where the verification's time goes, per worker and phase (it is most of a problem's).
-                record["verify_phase_s"] = result.get("phase_s")
-            else:
-                record["verdict"], record["reason"] = "pass", "not verified (--no-verify)"
-            if record["verdict"] == "pass":
-                shutil.copyfile(candidate, output)
-                record["output"] = os.path.abspath(output)
-        finally:
-            shutil.rmtree(workdir, ignore_errors=True)
-    finally:
-        torch.set_float32_matmul_precision(previous)
+    with precision_contract.contract(precision):
+        _optimize_and_verify(record, problem, output, precision, verify, seed, console, eval_options, standalone)
     return _finish(record, started, console, report_dir, json_path)
+
+
+def _optimize_and_verify(record, problem, output, precision, verify, seed, console, eval_options, standalone):
+    """Fills ``record`` in: what was generated and kept, then the harness's verdict."""
+    stem, device = record["problem"], torch.device(record["device"])
+    with open(problem) as f:
+        source = f.read()
+    status = console.status("optimizing %s" % stem) if console is not None else None
+    if status:
+        status.start()
+    try:
+        optimized = _optimize(problem, source, seed, device)
+    except _ProblemError as error:
+        record["reason"] = str(error)
+        return
+    finally:
+        if status:
+            status.stop()
+    # The harness's workers need the device's memory: the model and its activations go first.
+    gc.collect()
+    if device.type == "cuda":
+        torch.cuda.empty_cache()
+    record["seconds"].update(optimized.seconds)
+    record["kernels"] = report.group_rows(optimized)
+    record["calls"] = report.call_rows(optimized)
+    record["decisions"] = optimized.plan.decisions
+    record["copy_gbps"] = optimized.copy_gbps
+    record["end_to_end_ms"] = optimized.end_to_end
+    record["passthrough"] = optimized.passthrough
+    record["notes"] = optimized.notes
+    if console is not None and record["kernels"]:
+        console.print(report.table(record["kernels"]))
+    workdir = tempfile.mkdtemp(prefix="kw-optimize-")
+    try:
+        candidate = optimized.write(os.path.join(workdir, stem + "_kernelwright.py"), standalone=standalone)
+        if verify:
+            t = time.perf_counter()
+            env = {PRECISION_ENV: precision}
+            options = EvalOptions.make(eval_options, env=env)
+            if console is not None:
+                with console.status("verifying with the harness"):
+                    result = evaluate(problem, candidate, options)
+            else:
+                result = evaluate(problem, candidate, options)
+            record["seconds"]["verify"] = time.perf_counter() - t
+            for key in ("verdict", "reason", "flags", "speedup_vs_eager", "speedup_vs_compile",
+                        "speedup_vs_eager_device", "speedup_vs_compile_device", "error_vs_fp64",
+                        "reference_error_vs_fp64", "error_ratio", "device_name", "torch_version", "cuda_version"):
+                record[key] = result.get(key)
+            # Where the verification's time goes, per worker and phase (it is most of a problem's).
+            record["verify_phase_s"] = result.get("phase_s")
+        else:
+            record["verdict"], record["reason"] = "pass", "not verified (--no-verify)"
+        if record["verdict"] == "pass":
+            shutil.copyfile(candidate, output)
+            record["output"] = os.path.abspath(output)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def _finish(record, started, console, report_dir, json_path):
