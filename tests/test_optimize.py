@@ -492,3 +492,40 @@ def test_pointwise_vector_variant_moves_dense_operands_in_16_byte_accesses(dtype
     assert len(re.findall(r"ld\.global(\.nc)?\.v4\.(f32|u32|b32)", ptx)) == 2, "x and y as 16-byte loads"
     assert len(re.findall(r"st\.global\.v4\.(f32|u32|b32)", ptx)) == 1, "the output as 16-byte stores"
     assert re.search(r"ld\.global(\.nc)?\.(f32|u16|b16)\s", ptx), "the tail and the bias element by element"
+
+
+@pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16], ids=str)
+def test_rows_vector_variant_reads_and_writes_the_row_in_16_byte_accesses(dtype):
+    """A norm's VEC variant reads the row in 16-byte loads in both its loops (statistics, then
+    the normalized row) and writes it in 16-byte stores; the per-column path stays for rows
+    whose start is not aligned."""
+    class Model(torch.nn.Module):
+        def forward(self, x):
+            return torch.nn.functional.layer_norm(x.float(), x.shape[-1:]).to(x.dtype) * 2.0
+
+    x = torch.randn(33, 4096).to(dtype)
+    p = plan.plan(capture.capture(Model(), [x]))
+    spec = next(s for s in p.specs.values() if s.template == "rows")
+    vec = 16 // x.element_size()
+    assert {dict(l.defines).get("VEC") for l in spec.variants if not l.template} == {1, vec}
+    launch = next(l for l in spec.variants if dict(l.defines).get("VEC") == vec)
+    ptx, _ = nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
+                            ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+    ptx = ptx.decode(errors="replace")
+    # The compiler unrolls the column loops, so the counts are per unrolled iteration.
+    assert len(re.findall(r"ld\.global(\.nc)?\.v4\.(f32|u32|b32)", ptx)) >= 2, "x as 16-byte loads, in each loop"
+    assert len(re.findall(r"st\.global\.v4\.(f32|u32|b32)", ptx)) >= 1, "the output as 16-byte stores"
+    assert re.search(r"ld\.global(\.nc)?\.(f32|u16|b16)\s", ptx), "the misaligned path column by column"
+
+
+def test_rows_offer_no_vector_variant_where_a_row_breaks_the_alignment():
+    """4097 columns: the second row starts 4 bytes past a 16-byte boundary."""
+    class Model(torch.nn.Module):
+        def forward(self, x):
+            return torch.softmax(x, -1)
+
+    p = plan.plan(capture.capture(Model(), [torch.randn(9, 4097)]))
+    spec = next(s for s in p.specs.values() if s.template == "rows")
+    assert {dict(l.defines).get("VEC") for l in spec.variants if not l.template} == {1}
+

@@ -44,6 +44,10 @@ _CASES = {
     "var_split": (lambda x: torch.var(x, dim=1), lambda: torch.randn(3, 40 * split.MIN_COLS) * 0.1 + 100.0),
     "cross_entropy": (lambda x: F.cross_entropy(x, torch.arange(x.shape[0], device=x.device) % x.shape[1]),
                       lambda: torch.randn(4096, 1000)),
+    # rows read in vectors where aligned; one column at a time where a row starts off 16 bytes
+    "layer_norm_misaligned": (lambda x: F.layer_norm(x, x.shape[-1:]), lambda: torch.randn(64 * 8192 + 1)[1:].view(64, 8192)),
+    "rms_norm_half": (lambda x: x * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + 1e-6).to(x.dtype),
+                      lambda: torch.randn(256, 8192).half() * 3),
     # pointwise kernels walking a channels_last result
     "channels_last_pointwise": (lambda x: torch.sigmoid(x) * 2.0 - x,
                                 lambda: torch.randn(8, 64, 56, 56).to(memory_format=torch.channels_last)),

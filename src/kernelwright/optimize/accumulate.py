@@ -110,26 +110,35 @@ def block_reduce(p):
 def cuda_column_loop(loop, index, start, end):
     """A column loop over [start, end) with THREADS threads of a row, each thread's share
     accumulated in its registers (the block's reduction comes after)."""
+    return (column_declarations(loop) + ["for (%s col = %s; col < %s; col += THREADS) {" % (index, start, end)]
+            + ["  " + line for line in column_body(loop)] + ["}"])
+
+
+def column_declarations(loop):
+    """The accumulators of a column loop, declared (and initialised) before it."""
     out = []
     for p in loop.reduces:
         out.append("%s %s = %s;" % (dialects.CUDA_TYPES[p.ctype], p.acc, init_literal(p, dialects.Cuda())))
         if is_arg(p):
             out.append("long long %s_i = 0x7fffffffffffffffLL;" % p.acc)
-    out.append("for (%s col = %s; col < %s; col += THREADS) {" % (index, start, end))
-    out += ["  " + line for line in loop.lines]
+    return out
+
+
+def column_body(loop):
+    """One column's work, at column ``col``: its values, the accumulators' updates, its stores."""
+    out = list(loop.lines)
     for p in loop.reduces:
         if p.partner:
             continue  # updated with its partner's sum, below
         if p.online_of:
-            out.append("  kw_online_add(%s, %s, %s);" % (p.online_of.value, p.online_of.acc, p.acc))
+            out.append("kw_online_add(%s, %s, %s);" % (p.online_of.value, p.online_of.acc, p.acc))
         elif is_arg(p):
-            out.append("  kw_argbest(%s, %s_i, %s, (long long)col, %s);" % (
+            out.append("kw_argbest(%s, %s_i, %s, (long long)col, %s);" % (
                 p.acc, p.acc, p.value, "true" if p.op == "argmax" else "false"))
         else:
-            out.append("  %s = %s()(%s, %s);" % (p.acc, combine_op(p), p.acc, p.value))
+            out.append("%s = %s()(%s, %s);" % (p.acc, combine_op(p), p.acc, p.value))
     if loop.stores:
-        out.append("  if (row_ok) {")
-        out += ["    " + s for s in loop.stores]
-        out.append("  }")
-    out.append("}")
+        out.append("if (row_ok) {")
+        out += ["  " + s for s in loop.stores]
+        out.append("}")
     return out

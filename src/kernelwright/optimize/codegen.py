@@ -121,9 +121,10 @@ def _rows_spec(group, index):
                    for t in sorted(ctypes))
     if any(accumulate.is_arg(p) for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces):
         smem += "  __shared__ long long kw_smem_idx[32];\n"
-    body = []
+    vec = _row_vector(cem, outs, ncols)
+    body = ["const bool kw_vectors = VEC > 1 && ((%s) & 15ull) == 0;" % _aligned_pointers(cem, outs)] if vec else []
     for seg in clines:
-        body += _cuda_segment(seg, index, ncols) if isinstance(seg, kernels.Loop) else [seg]
+        body += _cuda_segment(seg, index, ncols, cem, outs if vec else None) if isinstance(seg, kernels.Loop) else [seg]
     if cstores:
         body.append("if (row_ok && threadIdx.x == 0) {")
         body += ["  " + s for s in cstores]
@@ -137,13 +138,16 @@ def _rows_spec(group, index):
         tbody += _torch_segment(seg, nrows, ncols) if isinstance(seg, kernels.Loop) else [seg]
     tbody += tstores
     torch_src = _torch_def(name, tem, outs, tbody, ["row = torch.arange(%d, device=out0.device).view(-1, 1)" % nrows])
+    threads_options = _thread_options(ncols, _strided_columns(group.nodes))
+    # Vectors where a thread's share of the row holds several: the widest thread options only.
+    shapes = [(t, 1) for t in threads_options] + [(t, vec) for t in threads_options if vec and ncols >= t * vec][-2:]
     variants = []
-    for threads in _thread_options(ncols, _strided_columns(group.nodes)):
+    for threads, v in shapes:
         per_block = max(1, 256 // threads)
         grid = -(-nrows // per_block)
         if grid <= _MAX_GRID_X:
             variants.append(Launch((grid, 1, 1), (threads, per_block, 1),
-                                   (("THREADS", threads), ("ROWS_PER_BLOCK", per_block))))
+                                   (("THREADS", threads), ("ROWS_PER_BLOCK", per_block), ("VEC", v))))
     other = {}
     sms = sm_count()
     if split.applies(nrows, ncols, sms):
@@ -206,11 +210,58 @@ def _thread_options(cols, strided):
     return sorted(t for t in options if t >= 1)
 
 
-def _cuda_segment(loop, index, ncols):
-    out = accumulate.cuda_column_loop(loop, index, "threadIdx.x", ncols)
+def _cuda_segment(loop, index, ncols, em, outs):
+    """A column loop of the rows template, then its block reductions. With ``outs`` (the
+    kernel's outputs, where VEC variants exist) the loop is emitted twice: VEC consecutive
+    columns a thread, the dense operands it touches moved in 16-byte (or 8-byte) accesses,
+    where every staged pointer is aligned; one column at a time otherwise."""
+    scalar = accumulate.cuda_column_loop(loop, index, "threadIdx.x", ncols)
+    if outs is None:
+        out = scalar
+    else:
+        n_decl = len(accumulate.column_declarations(loop))
+        out = scalar[:n_decl] + ["if (kw_vectors) {"] + ["  " + line for line in _vector_column_loop(loop, index, ncols, em, outs)]
+        out += ["} else {"] + ["  " + line for line in scalar[n_decl:]] + ["}"]
     for p in loop.reduces:
         out += accumulate.block_reduce(p)
     return out
+
+
+def _row_vector(em, outs, ncols):
+    """The columns a VEC variant gives a thread at once: 16 bytes of the narrowest operand read
+    or written at the row's flat index (4 float32, 8 float16), where the row's length keeps
+    every row's start aligned; 0 where nothing is read or written so."""
+    sizes = [a.dtype.itemsize for k, a in enumerate(em.inputs.values()) if k in em.row_loads]
+    sizes += [outs[k].dtype.itemsize for k in em.row_stores]
+    vec = 16 // min(sizes) if sizes else 0
+    return vec if vec > 1 and ncols % vec == 0 else 0
+
+
+def _aligned_pointers(em, outs):
+    pointers = ["in%d" % k for k in sorted(em.row_loads)] + ["out%d" % k for k in sorted(em.row_stores)]
+    return " | ".join("reinterpret_cast<unsigned long long>(%s)" % p for p in pointers)
+
+
+def _vector_column_loop(loop, index, ncols, em, outs):
+    text = "\n".join(accumulate.column_body(loop))
+    ins = [(k, a) for k, a in enumerate(em.inputs.values()) if "KW_ROW_LOAD(%d," % k in text]
+    stored = [k for k in range(len(outs)) if "KW_OUT_AT(%d," % k in text]
+    lines = ["for (%s colv = threadIdx.x * VEC; colv < %d; colv += THREADS * VEC) {" % (index, ncols),
+             "  const %s kw_base = row * %d + colv;" % (index, ncols)]
+    for k, a in ins:
+        lines += ["  alignas(16) %s kw_stage%d[VEC];" % (dialects.STORAGE_TYPES[a.dtype], k),
+                  "  kw_copy_vec<VEC>(kw_stage%d, in%d + kw_base);" % (k, k)]
+    lines += ["  alignas(16) %s kw_ostage%d[VEC];" % (dialects.STORAGE_TYPES[outs[k].dtype], k) for k in stored]
+    lines += ["#undef KW_ROW_LOAD", "#define KW_ROW_LOAD(k, off) kw_load(kw_stage##k[(off) - kw_base])",
+              "#undef KW_OUT_AT", "#define KW_OUT_AT(k, off) (&kw_ostage##k[(off) - kw_base])",
+              "  #pragma unroll", "  for (int v = 0; v < VEC; ++v) {", "    const %s col = colv + v;" % index]
+    lines += ["    " + line for line in accumulate.column_body(loop)]
+    lines += ["  }", "#undef KW_ROW_LOAD", "#define KW_ROW_LOAD(k, off) kw_load(in##k[off])",
+              "#undef KW_OUT_AT", "#define KW_OUT_AT(k, off) (&out##k[off])"]
+    if stored:
+        lines += ["  if (row_ok) {"] + ["    kw_copy_vec<VEC>(out%d + kw_base, kw_ostage%d);" % (k, k) for k in stored]
+        lines += ["  }"]
+    return lines + ["}"]
 
 
 def _torch_segment(loop, nrows, ncols):
