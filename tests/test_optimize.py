@@ -529,3 +529,14 @@ def test_rows_offer_no_vector_variant_where_a_row_breaks_the_alignment():
     spec = next(s for s in p.specs.values() if s.template == "rows")
     assert {dict(l.defines).get("VEC") for l in spec.variants if not l.template} == {1}
 
+
+def test_a_zero_dim_constant_moves_to_the_plan_device_and_nothing_else_does():
+    """``torch.tensor(0.5)`` in forward is a CPU scalar to ATen wherever the other operands are;
+    a generated kernel reads it through a pointer, so it goes where the plan runs."""
+    meta = torch.device("meta")
+    scalar, table = torch.tensor(0.5), torch.tensor([1.0, 2.0])
+    assert interpret.placed(scalar, meta).device == meta
+    assert interpret.placed(table, meta) is table
+    assert interpret.placed(scalar, None) is scalar
+    assert interpret.placed(scalar, torch.device("cpu")) is scalar
+

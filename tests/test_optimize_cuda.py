@@ -45,3 +45,21 @@ def test_optimized_model_matches_eager_and_float64(path):
             continue
         err_new, err_eager = float64_errors(g, w, r)
         assert err_new <= 16 * max(err_eager, 2.0**-24), "%s: error %.3g vs eager's %.3g" % (model_id(path), err_new, err_eager)
+
+
+
+def test_a_kernel_given_a_tensor_on_another_device_runs_its_aten_fallback():
+    """A generated kernel reads its inputs through device pointers: a CPU tensor among them (a
+    CPU scalar broadcast, a caller's mistake) goes to the ATen fallback, which takes or refuses
+    it as ATen does, and the device stays usable."""
+    class M(torch.nn.Module):
+        def forward(self, x, y):
+            return torch.sigmoid(x) * y + 1.0
+
+    x, y = torch.randn(257, 33, device="cuda"), torch.randn(257, 33, device="cuda")
+    optimized = api.optimize(M(), [x, y], measure=False)  # unmeasured: every kernel is emitted
+    spec = next(iter(optimized.plan.specs.values()))
+    kernel = getattr(optimized._import(), spec.name)
+    with pytest.raises(RuntimeError, match="device"):
+        kernel(x, y.cpu())
+    torch.testing.assert_close(kernel(x, y)[0], torch.sigmoid(x) * y + 1.0)

@@ -38,11 +38,23 @@ def environment(captured, model, inputs):
         if node.name in captured.params:
             fqn = captured.params[node.name]
             env[node] = state[fqn] if fqn in state else runtime.attr(model, fqn)
-        elif node.name in captured.constants:
-            env[node] = captured.constants[node.name]  # traced on the device the plan runs on
-        else:
+        elif node.name not in captured.constants:
             env[node] = next(values)
+    device = next((v.device for v in env.values() if isinstance(v, torch.Tensor)), None)
+    for node in captured.graph_module.graph.nodes:
+        if node.op == "placeholder" and node.name in captured.constants:
+            env[node] = placed(captured.constants[node.name], device)
     return env
+
+
+def placed(constant, device):
+    """A constant forward built from literals, where the plan runs. A zero-dim one made on the
+    CPU (``torch.tensor(0.5)``) is a scalar to ATen's pointwise ops wherever the other operands
+    are, but a generated kernel reads it through a pointer: it moves to their device, with the
+    same meaning to ATen's ops. Any other stays on the device it was traced on."""
+    if device is not None and constant.dim() == 0 and constant.device != device:
+        return constant.to(device)
+    return constant
 
 
 def run(plan, model, inputs, kernels, on_group=None, on_call=None):

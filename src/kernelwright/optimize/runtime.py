@@ -68,7 +68,9 @@ class Kernel:
             return self.fallback(*tensors)
         args = []
         for t, (shape, stride, dtype) in zip(tensors, self.inputs):
-            if t.shape != shape or t.dtype != dtype:
+            # A tensor on another device (a CPU scalar) would be read through a pointer this
+            # device cannot follow: ATen's ops take it, or say why not.
+            if t.shape != shape or t.dtype != dtype or t.device != device:
                 return self.fallback(*tensors)
             if t.stride() != stride:  # the same values in the layout the kernel reads
                 t = torch.empty_strided(shape, stride, dtype=dtype, device=device).copy_(t)
