@@ -540,3 +540,34 @@ def test_a_zero_dim_constant_moves_to_the_plan_device_and_nothing_else_does():
     assert interpret.placed(scalar, None) is scalar
     assert interpret.placed(scalar, torch.device("cpu")) is scalar
 
+
+@pytest.mark.parametrize("conv,shape", [
+    (torch.nn.Conv1d(3, 5, 4, stride=2), (2, 3, 37)),
+    (torch.nn.Conv2d(4, 6, 3, groups=2, padding=1), (3, 4, 9, 11)),
+    (torch.nn.ConvTranspose2d(3, 5, 3, stride=2), (2, 3, 7, 5)),
+    (torch.nn.Conv3d(2, 3, 2), (1, 2, 5, 6, 7)),
+], ids=["conv1d", "grouped_conv2d", "conv_transpose2d", "conv3d"])
+def test_a_convolution_bias_is_added_by_the_kernel_after_it(conv, shape):
+    """cuDNN's convolutions add their bias in a pass of their own: the bias leaves the
+    convolution and joins the pointwise kernel that reads its output; results unchanged."""
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv, self.plain = conv, copy.deepcopy(conv)
+            self.plain.bias = None
+
+        def forward(self, x):
+            return torch.tanh(self.conv(x)) * 0.5 + self.plain(x)
+
+    torch.manual_seed(0)
+    model, x = M(), torch.randn(shape)
+    p = plan.plan(capture.capture(model, [x]))
+    convs = [n for n in p.captured.graph_module.graph.nodes if n.target is torch.ops.aten.convolution.default]
+    assert [n.args[2] for n in convs] == [None, None]
+    assert sum("without its bias, which the ops after it add" in d for d in p.decisions) == 1
+    fused = [d for d in p.decisions if "kernel fusing" in d]
+    assert len(fused) == 1 and "add" in fused[0] and "tanh" in fused[0], p.decisions
+    kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
+    with torch.no_grad():
+        got = interpret.run(p, model, [x], kernels)
+        torch.testing.assert_close(as_list(got)[0], model(x), rtol=1e-5, atol=1e-6)

@@ -84,6 +84,7 @@ def capture(model, example_inputs):
     gm = ep.graph_module
     _drop_metadata_asserts(gm)
     _split_value_index_reductions(gm)
+    _split_convolution_bias(gm)
     params, constants = {}, {}
     for spec in sig.input_specs:
         kind = spec.kind.name
@@ -165,6 +166,31 @@ def _split_value_index_reductions(gm):
             user.replace_all_uses_with(made[half])
             gm.graph.erase_node(user)
         gm.graph.erase_node(n)
+    gm.recompile()
+
+
+def _split_convolution_bias(gm):
+    """A convolution with a bias becomes the convolution without it, then an add of the bias
+    over the channels: ATen's cuDNN path adds the bias in a pass of its own over the output
+    (a read and a write of it), which as a pointwise op joins the kernel that reads the output
+    next. Marked ``kw_bias_split`` for the planner's explanation."""
+    for n in list(gm.graph.nodes):
+        if n.op != "call_function" or n.target is not torch.ops.aten.convolution.default:
+            continue
+        bias, weight, out = n.args[2], n.args[1].meta.get("val"), n.meta.get("val")
+        # Batched only (the weight's rank): channels are dim 1 there.
+        if bias is None or not isinstance(out, torch.Tensor) or out.dim() != weight.dim():
+            continue
+        view_shape = [out.shape[1]] + [1] * (out.dim() - 2)
+        with gm.graph.inserting_after(n):
+            view = gm.graph.call_function(torch.ops.aten.view.default, (bias, view_shape))
+        with gm.graph.inserting_after(view):
+            added = gm.graph.call_function(torch.ops.aten.add.Tensor, (n, view))
+        n.replace_all_uses_with(added, delete_user_cb=lambda user: user is not added)
+        view.meta.update(n.meta, val=bias.meta["val"].view(view_shape))
+        added.meta.update(n.meta, val=torch.ops.aten.add.Tensor(out, view.meta["val"]))
+        n.args = n.args[:2] + (None,) + n.args[3:]
+        n.meta["kw_bias_split"] = True
     gm.recompile()
 
 

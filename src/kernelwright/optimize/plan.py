@@ -259,6 +259,8 @@ def _why_aten(n):
     if not isinstance(val, torch.Tensor):
         return "returns several values"
     name = opset.op_name(n.target)
+    if n.meta.get("kw_bias_split"):
+        return "a convolution: a library kernel, without its bias, which the ops after it add"
     if name in ("mm", "addmm", "bmm", "baddbmm", "convolution", "_convolution"):
         return "a GEMM or convolution: a library kernel"
     return "no generated template for %s" % name
