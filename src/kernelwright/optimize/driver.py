@@ -10,8 +10,8 @@ import time
 
 import torch
 
-from kernelwright.harness.api import EvalOptions, evaluate
 from kernelwright import precision as precision_contract
+from kernelwright.harness.api import EvalOptions, evaluate
 from kernelwright.harness.protocol import PRECISION_ENV
 
 from . import api, report
@@ -105,7 +105,8 @@ def _optimize_and_verify(record, problem, output, precision, verify, seed, conso
             record["seconds"]["verify"] = time.perf_counter() - t
             for key in ("verdict", "reason", "flags", "speedup_vs_eager", "speedup_vs_compile",
                         "speedup_vs_eager_device", "speedup_vs_compile_device", "error_vs_fp64",
-                        "reference_error_vs_fp64", "error_ratio", "device_name", "torch_version", "cuda_version"):
+                        "reference_error_vs_fp64", "error_ratio", "device_name", "torch_version", "cuda_version",
+                        "cudnn_allow_tf32"):
                 record[key] = result.get(key)
             # Where the verification's time goes, per worker and phase (it is most of a problem's).
             record["verify_phase_s"] = result.get("phase_s")
