@@ -220,7 +220,8 @@ def expression(node):
     # The template's {a} {b} {c} are the leading tensors and numbers (x + 2.0 takes the number
     # as {b}); numbers after them are the scalar parameters the template names {p0} ...
     operands = [a for a in args if isinstance(a, (torch.fx.Node, bool, int, float))]
-    n = sum(1 for key in ("{a}", "{b}", "{c}") if key in template)
+    # Up to the last letter the template names: copy's "{b}" takes its second operand.
+    n = max((i + 1 for i, key in enumerate(("{a}", "{b}", "{c}")) if key in template), default=0)
     if len(operands) < n:
         raise KeyError("operands")
     return template, params, operands[:n]
