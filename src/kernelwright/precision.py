@@ -11,7 +11,7 @@ import contextlib
 
 import torch
 
-PRECISIONS = ("highest", "high", "medium")
+from kernelwright.harness.protocol import PRECISIONS
 
 
 def apply(precision):

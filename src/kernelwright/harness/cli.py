@@ -11,7 +11,7 @@ import sys
 from rich.text import Text
 
 from kernelwright.distributed.common import LOCAL_CLUSTER, SchedulerError, where
-from kernelwright.harness.protocol import PRECISION_ENV
+from kernelwright.harness.protocol import PRECISION_ENV, PRECISIONS
 
 EXIT_CODES = {"pass": 0, "fail": 1, "error": 2, "timeout": 3, "crash": 4, "skipped": 5}
 
@@ -72,8 +72,9 @@ def add_eval_options(p):
                         "'highest', 1e-2 at 'high' and 'medium' and for float16 and bfloat16)")
     p.add_argument("--rtol", type=float, help="relative tolerance (default: as --atol)")
     p.add_argument("--timing-budget", type=float, default=2.0, metavar="S", help="seconds per timed function")
-    p.add_argument("--precision", choices=["highest", "high", "medium"],
-                   help="torch.set_float32_matmul_precision in the workers (default: torch's, 'highest')")
+    p.add_argument("--precision", choices=PRECISIONS,
+                   help="float32 precision in the workers, torch.set_float32_matmul_precision's and, at "
+                        "'highest', cuDNN's TF32 off (default: torch's, 'highest')")
     p.add_argument("--jobs", type=int, help="parallel builds in a suite (default: CPU count)")
     p.add_argument("--keep-workdir", action="store_true", help="keep worker logs and tensors")
     p.add_argument("--no-device-exchange", action="store_true",

@@ -5,8 +5,9 @@ AttributeError rather than as a worker that waits forever.  Nothing here imports
 the parent side must stay importable without it.
 """
 
-# torch.set_float32_matmul_precision for every worker ('highest', 'high' or 'medium').
+# The float32 precision every worker runs at (kernelwright.precision applies it).
 PRECISION_ENV = "KERNELWRIGHT_FLOAT32_MATMUL_PRECISION"
+PRECISIONS = ("highest", "high", "medium")
 # The pid of the process that started a worker: the worker dies with it (proctree.die_with_parent).
 PARENT_ENV = "KERNELWRIGHT_HARNESS_PARENT"
 

@@ -8,6 +8,7 @@ import sys
 
 from kernelwright.distributed.common import SchedulerError, where
 from kernelwright.harness.cli import add_scheduler_option
+from kernelwright.harness.protocol import PRECISIONS
 
 EXIT_CODES = {"pass": 0, "fail": 1, "error": 2, "timeout": 3, "crash": 4}
 
@@ -27,8 +28,9 @@ def register(subparsers):
     add_scheduler_option(p, "problem")
     p.add_argument("-o", "--output", metavar="MODEL_NEW.py",
                    help="where to write ModelNew (default: <problem>_kernelwright.py in the current directory)")
-    p.add_argument("--precision", choices=["highest", "high", "medium"], default="highest",
-                   help="torch.set_float32_matmul_precision for the model and the harness (default: highest)")
+    p.add_argument("--precision", choices=PRECISIONS, default="highest",
+                   help="float32 precision for the model and the harness: torch.set_float32_matmul_precision's "
+                        "and, at 'highest', cuDNN's TF32 off (default: highest)")
     p.add_argument("--report", metavar="DIR", help="write <problem>.md and <problem>.json there")
     p.add_argument("--standalone", action="store_true",
                    help="write a module that needs only torch (kernels built with torch.utils.cpp_extension."
