@@ -532,13 +532,13 @@ def test_rows_offer_no_vector_variant_where_a_row_breaks_the_alignment():
 
 def test_a_zero_dim_constant_moves_to_the_plan_device_and_nothing_else_does():
     """``torch.tensor(0.5)`` in forward is a CPU scalar to ATen wherever the other operands are;
-    a generated kernel reads it through a pointer, so it goes where the plan runs."""
+    a generated kernel reads it through a pointer, so it goes where the inputs are."""
     meta = torch.device("meta")
     scalar, table = torch.tensor(0.5), torch.tensor([1.0, 2.0])
-    assert interpret.placed(scalar, meta).device == meta
-    assert interpret.placed(table, meta) is table
-    assert interpret.placed(scalar, None) is scalar
-    assert interpret.placed(scalar, torch.device("cpu")) is scalar
+    assert capture.follows_inputs(scalar, meta)
+    assert not capture.follows_inputs(table, meta)
+    assert capture.follows_inputs(table, torch.device("cpu"))
+    assert not capture.follows_inputs(scalar, None)
 
 
 @pytest.mark.parametrize("conv,shape", [

@@ -138,6 +138,14 @@ def _literal_constant(value, name):
     return value
 
 
+def follows_inputs(constant, device):
+    """Whether a constant forward built from literals belongs on ``device``, where the inputs
+    are: one traced there, and a zero-dim one made on the CPU (``torch.tensor(0.5)``), a scalar
+    to ATen's pointwise ops wherever the other operands are but read through a pointer by a
+    generated kernel. Any other stays on the device it was traced on."""
+    return device is not None and (constant.device == device or constant.dim() == 0)
+
+
 def _drop_metadata_asserts(gm):
     """Export's checks that a tensor kept the dtype and device it was traced with: they hold
     by construction in the emitted module, and as users of fused values they would make each

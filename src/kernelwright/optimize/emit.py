@@ -9,7 +9,7 @@ import textwrap
 
 import torch
 
-from . import anchors, interpret
+from . import anchors, capture, interpret
 from .emitter import meta
 from .ir import Group
 
@@ -216,14 +216,13 @@ def _model_new(plan, choices):
 
 
 def _constant_lines(cap, placeholders):
-    """Tensors forward built from literals. One traced on the device of the graph's first tensor
-    input (or parameter), or a zero-dim one (a scalar to ATen wherever it is, see
-    ``interpret.placed``), is made on that tensor's device when ModelNew runs; any other stays
-    on the device it was traced on."""
+    """Tensors forward built from literals, each made once on its device when ModelNew runs:
+    that of the graph's first tensor input (or parameter) where ``capture.follows_inputs``,
+    else the one it was traced on."""
     anchor = next((n for n in placeholders if n.name not in cap.constants), None)
     lines = []
     for name, value in cap.constants.items():
-        on_anchor = anchor is not None and (meta(anchor).device == value.device or value.dim() == 0)
+        on_anchor = anchor is not None and capture.follows_inputs(value, meta(anchor).device)
         device = "%s.device" % anchor.name if on_anchor else repr(str(value.device))
         lines.append("        %s = _kw.constant(%r, %s, %s)" % (name, value.cpu().tolist(), value.dtype, device))
     return lines

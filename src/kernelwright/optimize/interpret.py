@@ -5,7 +5,7 @@ checks the planner and the code generator's index arithmetic and math without a 
 
 import torch
 
-from . import dialects, opset, runtime
+from . import capture, dialects, opset, runtime
 from .ir import Group
 
 
@@ -43,18 +43,9 @@ def environment(captured, model, inputs):
     device = next((v.device for v in env.values() if isinstance(v, torch.Tensor)), None)
     for node in captured.graph_module.graph.nodes:
         if node.op == "placeholder" and node.name in captured.constants:
-            env[node] = placed(captured.constants[node.name], device)
+            value = captured.constants[node.name]
+            env[node] = value.to(device) if capture.follows_inputs(value, device) else value
     return env
-
-
-def placed(constant, device):
-    """A constant forward built from literals, where the plan runs. A zero-dim one made on the
-    CPU (``torch.tensor(0.5)``) is a scalar to ATen's pointwise ops wherever the other operands
-    are, but a generated kernel reads it through a pointer: it moves to their device, with the
-    same meaning to ATen's ops. Any other stays on the device it was traced on."""
-    if device is not None and constant.dim() == 0 and constant.device != device:
-        return constant.to(device)
-    return constant
 
 
 def run(plan, model, inputs, kernels, on_group=None, on_call=None):
