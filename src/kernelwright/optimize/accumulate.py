@@ -110,7 +110,12 @@ def block_reduce(p):
 def cuda_column_loop(loop, index, start, end):
     """A column loop over [start, end) with THREADS threads of a row, each thread's share
     accumulated in its registers (the block's reduction comes after)."""
-    return (column_declarations(loop) + ["for (%s col = %s; col < %s; col += THREADS) {" % (index, start, end)]
+    return column_declarations(loop) + column_for(loop, index, start, end)
+
+
+def column_for(loop, index, start, end):
+    """The loop of ``cuda_column_loop`` without its accumulators' declarations."""
+    return (["for (%s col = %s; col < %s; col += THREADS) {" % (index, start, end)]
             + ["  " + line for line in column_body(loop)] + ["}"])
 
 

@@ -215,13 +215,13 @@ def _cuda_segment(loop, index, ncols, em, outs):
     kernel's outputs, where VEC variants exist) the loop is emitted twice: VEC consecutive
     columns a thread, the dense operands it touches moved in 16-byte (or 8-byte) accesses,
     where every staged pointer is aligned; one column at a time otherwise."""
-    scalar = accumulate.cuda_column_loop(loop, index, "threadIdx.x", ncols)
+    out = accumulate.column_declarations(loop)
+    scalar = accumulate.column_for(loop, index, "threadIdx.x", ncols)
     if outs is None:
-        out = scalar
+        out += scalar
     else:
-        n_decl = len(accumulate.column_declarations(loop))
-        out = scalar[:n_decl] + ["if (kw_vectors) {"] + ["  " + line for line in _vector_column_loop(loop, index, ncols, em, outs)]
-        out += ["} else {"] + ["  " + line for line in scalar[n_decl:]] + ["}"]
+        out += ["if (kw_vectors) {"] + ["  " + line for line in _vector_column_loop(loop, index, ncols, em, outs)]
+        out += ["} else {"] + ["  " + line for line in scalar] + ["}"]
     for p in loop.reduces:
         out += accumulate.block_reduce(p)
     return out
@@ -243,7 +243,10 @@ def _aligned_pointers(em, outs):
 
 
 def _vector_column_loop(loop, index, ncols, em, outs):
-    text = "\n".join(accumulate.column_body(loop))
+    """VEC columns a thread: the operands this loop reads or writes at the row's flat index
+    (found in its rendered body) staged through registers in whole vectors."""
+    body = accumulate.column_body(loop)
+    text = "\n".join(body)
     ins = [(k, a) for k, a in enumerate(em.inputs.values()) if "KW_ROW_LOAD(%d," % k in text]
     stored = [k for k in range(len(outs)) if "KW_OUT_AT(%d," % k in text]
     lines = ["for (%s colv = threadIdx.x * VEC; colv < %d; colv += THREADS * VEC) {" % (index, ncols),
@@ -255,7 +258,7 @@ def _vector_column_loop(loop, index, ncols, em, outs):
     lines += ["#undef KW_ROW_LOAD", "#define KW_ROW_LOAD(k, off) kw_load(kw_stage##k[(off) - kw_base])",
               "#undef KW_OUT_AT", "#define KW_OUT_AT(k, off) (&kw_ostage##k[(off) - kw_base])",
               "  #pragma unroll", "  for (int v = 0; v < VEC; ++v) {", "    const %s col = colv + v;" % index]
-    lines += ["    " + line for line in accumulate.column_body(loop)]
+    lines += ["    " + line for line in body]
     lines += ["  }", "#undef KW_ROW_LOAD", "#define KW_ROW_LOAD(k, off) kw_load(in##k[off])",
               "#undef KW_OUT_AT", "#define KW_OUT_AT(k, off) (&out##k[off])"]
     if stored:
