@@ -1,12 +1,14 @@
 """Shared by the optimizer's tests: the model corpus, loading, and comparing outputs."""
 
+import copy
 import functools
 import glob
 import os
 
 import torch
 
-from kernelwright.optimize import api, capture, plan
+from kernelwright.harness.inputs import to_float64
+from kernelwright.optimize import api, capture, interpret, plan
 
 MODELS_DIR = os.path.join(os.path.dirname(__file__), "optimize_models")
 MODELS = sorted(glob.glob(os.path.join(MODELS_DIR, "[0-9]*.py")))
@@ -42,6 +44,15 @@ def planned(path):
         return None, error
 
 
+def graph_outputs(plan, model, inputs):
+    """The model's outputs from its captured graph run op by op through ATen."""
+    gm = plan.captured.graph_module
+    env = interpret.environment(plan.captured, model, inputs)
+    values = torch.fx.Interpreter(gm).run(*[env[n] for n in gm.graph.nodes if n.op == "placeholder"])
+    by_node = dict(zip(gm.graph.output_node().args[0], values))
+    return [by_node[o] if isinstance(o, torch.fx.Node) else o for o in plan.captured.user_outputs]
+
+
 def as_list(out):
     return [out] if isinstance(out, torch.Tensor) else list(out)
 
@@ -74,6 +85,32 @@ def assert_matches(got, want, what="", half_inside=False, reference=None):
                 "(eager's %.3g)" % (what, i, err, got_err, eager_err)
             continue
         assert err <= bound, "%s output %d: relative error %.3g > %.3g" % (what, i, err, bound)
+
+
+def float64_outputs(model, inputs):
+    """The model's outputs computed in float64 (float outputs only; None where it cannot run so)."""
+    try:
+        with torch.no_grad():
+            out = as_list(copy.deepcopy(model).double()(*to_float64(list(inputs))))
+    except (RuntimeError, TypeError):
+        return None
+    return [o if o.is_floating_point() else None for o in out]
+
+
+def seeded_eager(model, inputs, half):
+    """(eager outputs from the random state seed 7, their float64 reference or None). A
+    forward run from the same state draws the same numbers (dropout in training mode), so its
+    comparison with these is as strict as any other's. Where eager changes with the random
+    state, float64 draws its own numbers and cannot vouch for an output that differs from
+    eager's: no reference then, nor for a model that computes in half precision."""
+    def eager(seed):
+        torch.manual_seed(seed)
+        with torch.no_grad():
+            return as_list(copy.deepcopy(model)(*inputs))
+
+    want = eager(7)
+    drawn = any(not torch.equal(a, b) for a, b in zip(want, eager(8)))
+    return want, None if half or drawn else float64_outputs(model, inputs)
 
 
 def float64_errors(got, eager, reference):

@@ -13,50 +13,35 @@ import time
 import pytest
 import torch
 
-from kernelwright.harness.inputs import to_float64
 from kernelwright.kernel import nvrtc
 from kernelwright.optimize import api, capture, codegen, interpret, layout, opset, plan, report, runtime, tune
-from tests.optimize_util import MODELS, as_list, assert_matches, build, computes_in_half, model_id, planned, small_level
+from tests.optimize_util import (MODELS, as_list, assert_matches, build, computes_in_half, float64_outputs,
+                                 graph_outputs, model_id, planned, seeded_eager, small_level)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _float64(model, inputs):
-    """The model's outputs computed in float64 (float outputs only; None where it cannot run so)."""
-    try:
-        with torch.no_grad():
-            out = as_list(copy.deepcopy(model).double()(*to_float64(list(inputs))))
-    except (RuntimeError, TypeError):
-        return None
-    return [o if o.is_floating_point() else None for o in out]
-
-
-def _eager(model, inputs):
-    with torch.no_grad():
-        return as_list(copy.deepcopy(model)(*inputs))
-
-
 @pytest.mark.parametrize("path", MODELS, ids=model_id)
-def test_generated_kernels_match_eager_through_their_torch_twins(path):
+def test_generated_kernels_and_their_aten_twins_match_eager(path):
     p, error = planned(path)
     if p is None:
         assert error.args[0], "a capture error says why"
         pytest.skip("not one graph: %s" % error)
     _, model, inputs = build(path)
-    kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
-    # Each forward from the same random state: a model that draws (dropout in training mode)
-    # draws the same numbers in both, so its comparison is as strict as any other's.
+    half = computes_in_half(p)
+    want, reference = seeded_eager(model, inputs, half)
     torch.manual_seed(7)
     with torch.no_grad():
-        got = interpret.run(p, copy.deepcopy(model), inputs, kernels)
-    half = computes_in_half(p)
+        got = interpret.run(p, copy.deepcopy(model), inputs, {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
+    assert_matches(got, want, model_id(path), half, reference)
+    # The ATen twins (the emitted module's fallbacks, and what the kernels are timed against)
+    # run the captured graph's own ops, so they match it, however it rounds.
     torch.manual_seed(7)
-    want = _eager(model, inputs)
-    # Where eager itself changes with the random state, float64 draws its own numbers and
-    # cannot vouch for an output that differs from eager's.
-    torch.manual_seed(8)
-    drawn = any(not torch.equal(a, b) for a, b in zip(as_list(want), as_list(_eager(model, inputs))))
-    assert_matches(got, want, model_id(path), half, None if half or drawn else _float64(model, inputs))
+    with torch.no_grad():
+        graph = graph_outputs(p, copy.deepcopy(model), inputs)
+        torch.manual_seed(7)
+        twins = interpret.run(p, copy.deepcopy(model), inputs, api._twins(p, open(path).read(), None))
+    assert_matches(twins, graph, model_id(path) + " (ATen twins)", half)
 
 
 @pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")
@@ -236,7 +221,7 @@ def test_a_norm_with_its_prologue_and_affine_is_one_rows_kernel(norm):
     assert spec.template == "rows" and {"sigmoid", "var", "rsqrt", "div"} <= set(p.groups[0].ops())
     assert spec.outputs[0].shape == (3, 12, 7, 5)
     with torch.no_grad():
-        assert_matches(_through_twins(p, model, x), model(x), norm, reference=_float64(model, [x]))
+        assert_matches(_through_twins(p, model, x), model(x), norm, reference=float64_outputs(model, [x]))
 
 
 def test_planner_never_makes_a_group_wait_on_itself():

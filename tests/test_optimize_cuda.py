@@ -7,7 +7,8 @@ import pytest
 import torch
 
 from kernelwright.optimize import api, capture
-from tests.optimize_util import MODELS, HALF, as_list, assert_matches, build, float64_errors, model_id
+from tests.optimize_util import (MODELS, HALF, as_list, assert_matches, build, float64_errors, model_id,
+                                 seeded_eager)
 
 pytestmark = pytest.mark.cuda
 
@@ -30,22 +31,16 @@ def test_optimized_model_matches_eager_and_float64(path):
         # even where another variant of the kernel is right.
         assert not t.failures, "%s: %s" % (optimized.plan.specs[gid].name, t.failures)
     new = optimized.bind(copy.deepcopy(model))
+    want, reference = seeded_eager(model, inputs, half=False)
+    torch.manual_seed(7)
     with torch.no_grad():
-        want = as_list(copy.deepcopy(model)(*inputs))
         got = as_list(new(*inputs))
-    assert_matches(got, want, model_id(path))
-    if any(w.dtype in HALF for w in want if w.is_floating_point()):
-        return
-    ref_model = copy.deepcopy(model).double()
-    with torch.no_grad():
-        ref = as_list(ref_model(*[x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x
-                                  for x in inputs]))
-    for g, w, r in zip(got, want, ref):
-        if not r.is_floating_point():
+    assert_matches(got, want, model_id(path), reference=reference)
+    for g, w, r in zip(got, want, reference or []):
+        if r is None or w.dtype in HALF:
             continue
         err_new, err_eager = float64_errors(g, w, r)
         assert err_new <= 16 * max(err_eager, 2.0**-24), "%s: error %.3g vs eager's %.3g" % (model_id(path), err_new, err_eager)
-
 
 
 def test_a_kernel_given_a_tensor_on_another_device_runs_its_aten_fallback():

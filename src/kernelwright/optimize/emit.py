@@ -106,7 +106,16 @@ def _aten_twin(group, spec):
     lines = ["def _%s_aten(%s):" % (spec.name, ", ".join("in%d" % i for i in range(len(spec.inputs)))),
              '    """%s as ATen ops: what the kernel computes, and what runs off its shapes."""' % spec.name,
              "    _dev = %s" % ("in0.device" if spec.inputs else 'torch.device("cuda" if torch.cuda.is_available() else "cpu")')]
+    defined = set(names) | {n.name for n in group.nodes}
     for n in group.nodes:
+        # An operand the kernel does not read (copy's destination) lends the op only its shape,
+        # dtype and strides: the twin stands an uninitialised tensor of them in its place.
+        for a in n.all_input_nodes:
+            if a.name not in defined:
+                v = meta(a)
+                lines.append("    %s = torch.empty_strided(%r, %r, dtype=%s, device=_dev)" % (
+                    a.name, tuple(v.shape), tuple(v.stride()), v.dtype))
+                defined.add(a.name)
         lines.append("    %s = %s" % (n.name, _call(n, lambda a: names.get(a.name, a.name), _TWIN_TARGETS)))
     # ATen may lay a result out otherwise than the traced graph did; later views need the latter.
     lines.append("    return (%s,)" % ", ".join("_kw.strided(%s, %r)" % (o.name, t.stride)
