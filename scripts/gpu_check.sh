@@ -39,16 +39,31 @@ if [[ " $stages " == *" smoke "* ]]; then
   summary+=("smoke: rc=${PIPESTATUS[0]}")
 fi
 
-if [[ " $stages " == *" test "* ]]; then
+# The GPUs this call may use: CUDA_VISIBLE_DEVICES's list, else every GPU nvidia-smi sees.
+read -r -a gpus <<<"$(echo "${CUDA_VISIBLE_DEVICES:-$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | tr '\n' ',')}" | tr ',' ' ')"
+run_tests() {
   # TEST_SECONDS (default 480) bounds the stage as SUITE_SECONDS does; one line a test (-rA),
   # so a stage cut off by its limit still tells which tests passed.
-  left=$(( $(stage_deadline "${TEST_SECONDS:-480}") - $(date +%s) ))
+  local left=$(( $(stage_deadline "${TEST_SECONDS:-480}") - $(date +%s) ))
   timeout -s INT -k 20 $(( left > 1 ? left : 1 )) python -m pytest ${TESTS:-tests} -q -rA -m "cuda" \
     -p no:cacheprovider --junitxml="$OUT/tests.xml" >"$OUT/tests.log" 2>&1
-  rc=$?
+  local rc=$?
   grep -E "^(FAILED|ERROR)" "$OUT/tests.log" | head -20
   tail -3 "$OUT/tests.log"
-  summary+=("cuda tests: rc=$rc, $(grep -c '^PASSED' "$OUT/tests.log") passed, $(grep -cE '^(FAILED|ERROR)' "$OUT/tests.log") failed, $(tail -1 "$OUT/tests.log")")
+  echo "cuda tests: rc=$rc, $(grep -c '^PASSED' "$OUT/tests.log") passed, $(grep -cE '^(FAILED|ERROR)' "$OUT/tests.log") failed, $(tail -1 "$OUT/tests.log")" >"$OUT/tests.summary"
+}
+
+# With several GPUs and an optimize stage, the tests take the first GPU alone while the suites
+# start on the others; that GPU joins the suites once the tests end.
+tests_pid=
+if [[ " $stages " == *" test "* ]]; then
+  if [[ " $stages " == *" optimize "* ]] && (( ${#gpus[@]} > 1 )); then
+    CUDA_VISIBLE_DEVICES=${gpus[0]} run_tests &
+    tests_pid=$!
+  else
+    run_tests
+    summary+=("$(cat "$OUT/tests.summary")")
+  fi
 fi
 
 if [[ " $stages " == *" bench "* ]]; then
@@ -120,27 +135,52 @@ if [[ " $stages " == *" optimize "* ]]; then
   # OPT_SUITES: problem folders (e.g. a KernelBench level copied into the tree); OPT_OUT
   # (default /tmp/kw_optimize) keeps results.jsonl between calls, so a rerun resumes.
   # OPT_SECONDS (default 480) bounds the stage as SUITE_SECONDS does; OPT_PRECISION picks
-  # the precision (default highest).
+  # the precision (default highest). Each GPU takes the next folder nobody has claimed in this
+  # call, so several GPUs share the folders and a rerun resumes each where it stopped.
   opt_out=${OPT_OUT:-/tmp/kw_optimize}
   deadline=$(stage_deadline "${OPT_SECONDS:-480}")
+  claims=$(mktemp -d)
   mkdir -p "$opt_out"
   # Every finished problem's record reaches $OUT within 20 s, so a call killed by its limit
   # still returns what it measured.
   ( while sleep 20; do cat "$opt_out"/*/results.jsonl >"$OUT/optimize_partial.jsonl" 2>/dev/null; done ) &
   copier=$!
-  for dir in ${OPT_SUITES:?OPT_SUITES names the problem folders}; do
-    name=$(echo "$dir" | tr '/' '_' | sed 's/^[._]*//')
-    left=$(( deadline - $(date +%s) ))
-    (( left > 0 )) || { summary+=("optimize $dir: not started (OPT_SECONDS spent)"); continue; }
-    timeout -s INT -k 20 $left kernelwright optimize --suite "$dir" --out "$opt_out/$name" \
-      --precision "${OPT_PRECISION:-highest}" >>"$opt_out/$name.log" 2>&1
-    summary+=("optimize $dir: rc=$? ($(grep -c . "$opt_out/$name/results.jsonl" 2>/dev/null || echo 0) results)")
-    tail -4 "$opt_out/$name.log"
+  optimize_on() {  # optimize_on GPU: the folders this GPU claims, one after another
+    local gpu=$1 dir name left
+    for dir in ${OPT_SUITES:?OPT_SUITES names the problem folders}; do
+      name=$(echo "$dir" | tr '/' '_' | sed 's/^[._]*//')
+      mkdir "$claims/$name" 2>/dev/null || continue
+      left=$(( deadline - $(date +%s) ))
+      (( left > 0 )) || { echo "optimize $dir: not started (OPT_SECONDS spent)" >"$claims/$name/summary"; continue; }
+      CUDA_VISIBLE_DEVICES=$gpu timeout -s INT -k 20 $left kernelwright optimize --suite "$dir" \
+        --out "$opt_out/$name" --precision "${OPT_PRECISION:-highest}" >>"$opt_out/$name.log" 2>&1
+      echo "optimize $dir on GPU $gpu: rc=$? ($(grep -c . "$opt_out/$name/results.jsonl" 2>/dev/null || echo 0) results)" >"$claims/$name/summary"
+      tail -4 "$opt_out/$name.log"
+    done
+  }
+  workers=()
+  for gpu in "${gpus[@]:-0}"; do
+    if [[ -n $tests_pid && $gpu == "${gpus[0]}" ]]; then
+      ( while kill -0 "$tests_pid" 2>/dev/null; do sleep 5; done; optimize_on "$gpu" ) &
+    else
+      optimize_on "$gpu" &
+    fi
+    workers+=($!)
   done
+  wait "${workers[@]}"
   kill $copier 2>/dev/null
+  for dir in $OPT_SUITES; do
+    name=$(echo "$dir" | tr '/' '_' | sed 's/^[._]*//')
+    [[ -f $claims/$name/summary ]] && summary+=("$(cat "$claims/$name/summary")")
+  done
   python scripts/optimize_table.py "$opt_out"/*/results.jsonl
   tar -czf "$OUT/optimize.tar.gz" -C "$opt_out" .
   rm -f "$OUT/optimize_partial.jsonl"
+fi
+
+if [[ -n $tests_pid ]]; then
+  wait "$tests_pid"
+  summary+=("$(cat "$OUT/tests.summary")")
 fi
 
 echo "==== summary"
