@@ -76,8 +76,9 @@ def check_against_torch(got, x, w, b, act, factor=2.0, floor=None):
     assert rel_err(got, ref) <= limit, (rel_err(got, ref), rel_err(eager, ref))
 
 
-# (m, n, k); k = 16999 takes rows longer than the fp16 split's one-read path holds.
-SHAPES = [(1, 1, 1), (7, 5, 3), (64, 128, 256), (300, 520, 1000), (2, 33, 64), (129, 256, 72),
+# (m, n, k); k = 16999 takes rows longer than the fp16 split's one-read path holds; an n off 16 bytes
+# (300, 517, 1000) runs the split GEMM on a padded output.
+SHAPES = [(1, 1, 1), (7, 5, 3), (64, 128, 256), (300, 520, 1000), (300, 517, 1000), (2, 33, 64), (129, 256, 72),
           (24, 40, 16999)]
 
 

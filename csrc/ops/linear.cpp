@@ -140,10 +140,11 @@ struct SplitOperands {
 };
 
 // Points g at the converted operands of a @ b^T for `method` (kTf32Split3, kFp16Split3 or
-// kFp16Scaled); false (and nothing allocated) when no kernel takes them.
+// kFp16Scaled), b given g.n rows (b's own, or more for a padded output); false (and nothing
+// allocated) when no kernel takes them.
 bool split_operands(const at::Tensor& a, const at::Tensor& b, GemmMethod method, GemmArgs& g,
                     SplitOperands& ops) {
-  const int64_t m = a.size(0), n = b.size(0), k = a.size(1);
+  const int64_t m = a.size(0), n = b.size(0), k = a.size(1), n_rows = g.n;
   const bool fp16 = method != GemmMethod::kTf32Split3;
   const bool single = method == GemmMethod::kFp16Scaled;
   const int64_t parts = single ? 1 : 3;
@@ -158,13 +159,16 @@ bool split_operands(const at::Tensor& a, const at::Tensor& b, GemmMethod method,
   if (cuda::gemm_unsupported(g) != nullptr) return false;
   const auto options = a.options().dtype(fp16 ? at::kHalf : at::kFloat);
   ops.a = at::empty({m, parts * seg}, options);
-  ops.b = at::empty({n, parts * seg}, options);
+  ops.b = at::empty({n_rows, parts * seg}, options);
+  // Rows past b's (an output padded to 16 bytes) give columns that are cut off: zeros keep
+  // what they compute finite.
+  if (n_rows > n) ops.b.narrow(0, n, n_rows - n).zero_();
   float* a_scale = nullptr;
   float* b_scale = nullptr;
   at::Tensor row_max;
   if (fp16) {
     const int64_t b_offset = round_up(m, 4);  // b_scale is read 16 bytes at a time
-    ops.scales = at::empty({b_offset + n}, a.options());
+    ops.scales = at::zeros({b_offset + n_rows}, a.options());
     row_max = at::empty({std::max(m, n)}, a.options().dtype(at::kInt));
     a_scale = ops.scales.data_ptr<float>();
     b_scale = a_scale + b_offset;
@@ -226,14 +230,23 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   GemmArgs g{};
   g.dtype = static_cast<int>(to_kw_dtype(a.scalar_type()));
   g.activation = static_cast<int>(act);
-  g.m = m;
-  g.n = n;
-  g.bias = bias.defined() ? bias.data_ptr() : nullptr;
   const bool split = method != GemmMethod::kTf32 && method != GemmMethod::kHalf;
+  // TMA reads and writes rows of 16-byte multiples. The split operands are ours to lay out, so
+  // an n off that multiple (a vocabulary of 50257) runs padded, and its output rows are
+  // copied out: m * n more bytes moved against m * n * k multiply-adds.
+  const int64_t n_pad = split ? round_up(n, a.scalar_type() == at::kFloat ? 4 : 8) : n;
   c10::DeviceGuard guard(a.device());
-  at::Tensor out = at::empty({m, n}, a.options());
+  at::Tensor padded_bias = bias;
+  if (bias.defined() && n_pad > n) {
+    padded_bias = at::zeros({n_pad}, bias.options());
+    padded_bias.narrow(0, 0, n).copy_(bias);
+  }
+  g.m = m;
+  g.n = n_pad;
+  g.bias = padded_bias.defined() ? padded_bias.data_ptr() : nullptr;
+  at::Tensor out = at::empty({m, n_pad}, a.options());
   g.d = out.data_ptr();
-  g.ldd = n;
+  g.ldd = n_pad;
   SplitOperands operands;
   if (split) {
     if (!split_operands(a, b, method, g, operands)) return at::Tensor();
@@ -253,7 +266,7 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
                              current_cuda_stream(a.device()));
   TORCH_CHECK(err == 0, "kernelwright.linear(): CUDA kernel launch failed: ",
               cuda_error_string(err));
-  return out;
+  return n_pad == n ? out : out.narrow(1, 0, n).contiguous();
 }
 #endif
 
