@@ -1,8 +1,9 @@
 """Library calls that can stand in for an ATen op the planner leaves whole, each tried
 against ATen in the same run (``tune``) and kept only where correct and faster.
 
-Today: kernelwright's own GEMM for float matrix products (``mm``, and ``addmm`` with a bias
-row), which at 'highest' is fp32-accurate on the tensor cores (see docs/linear.md).
+Today: kernelwright's own GEMM for float matrix products (``mm``, ``addmm`` with a bias row,
+and ``bmm`` one product of the batch at a time), which at 'highest' is fp32-accurate on the
+tensor cores (see docs/linear.md).
 """
 
 from dataclasses import dataclass
@@ -33,11 +34,20 @@ def _ops():
 def alternatives(node):
     """The stand-ins worth timing for ``node`` (none for most ops)."""
     name = opset.op_name(node.target) if node.op == "call_function" else None
-    if name not in ("mm", "addmm") or node.kwargs:
+    if name not in ("mm", "addmm", "bmm") or node.kwargs:
         return []
     val = meta(node)
     if val.dtype not in _FLOATS or val.device.type != "cuda":
         return []
+    if name == "bmm":
+        # One launch per product: worth it where each is large (an einsum that lowers to a
+        # batch of one, attention's few heads of long sequences); the measurement decides.
+        a, b = node.args[:2]
+        if val.shape[0] == 0:
+            return []
+        return [Alternative("kernelwright.ops.matmul per batch",
+                            lambda n: "torch.stack([_K.matmul(x, y) for x, y in zip(%s, %s)])" % (n(a), n(b)),
+                            lambda a, b: torch.stack([_ops().matmul(x, y) for x, y in zip(a, b)]))]
     if name == "mm":
         a, b = node.args[:2]
         return [Alternative("kernelwright.ops.matmul", lambda n: "_K.matmul(%s, %s)" % (n(a), n(b)),
