@@ -556,3 +556,21 @@ def test_a_convolution_bias_is_added_by_the_kernel_after_it(conv, shape):
     with torch.no_grad():
         got = interpret.run(p, model, [x], kernels)
         torch.testing.assert_close(as_list(got)[0], model(x), rtol=1e-5, atol=1e-6)
+
+
+def test_attention_stays_one_library_call_between_fused_kernels():
+    """SDPA decomposed is bmm, a softmax over the materialised scores and bmm; kept whole it runs
+    ATen's fused attention, and what surrounds it still fuses."""
+    class M(torch.nn.Module):
+        def forward(self, q, k, v):
+            return torch.nn.functional.scaled_dot_product_attention(q * 0.5, k, v, is_causal=True).relu()
+
+    q, k, v = (torch.randn(2, 3, 17, 8) for _ in range(3))
+    p = plan.plan(capture.capture(M(), [q, k, v]))
+    called = [opset.op_name(n.target) for n in p.units if isinstance(n, torch.fx.Node)]
+    assert "scaled_dot_product_attention" in called and "bmm" not in called
+    assert len(p.groups) == 2
+    kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
+    with torch.no_grad():
+        got = interpret.run(p, M(), [q, k, v], kernels)
+    assert_matches(got, M()(q, k, v), "sdpa")

@@ -66,9 +66,17 @@ class Captured:
     constants: Dict[str, torch.Tensor] = field(default_factory=dict)
 
 
+# Composite ops that core ATen decomposes but whose library kernel beats what the pieces can
+# be fused into: attention as bmm, softmax and bmm materialises the score matrix that a fused
+# attention kernel never writes.
+_LIBRARY_OPS = [aten.scaled_dot_product_attention.default]
+
+
 def decomposition_table():
     table = dict(core_aten_decompositions())
     table.update(get_decompositions(_FUSIBLE_DECOMPOSITIONS))
+    for op in _LIBRARY_OPS:
+        table.pop(op, None)
     return table
 
 

@@ -263,6 +263,8 @@ def _why_aten(n):
         return "a convolution: a library kernel, without its bias, which the ops after it add"
     if name in ("mm", "addmm", "bmm", "baddbmm", "convolution", "_convolution"):
         return "a GEMM or convolution: a library kernel"
+    if name == "scaled_dot_product_attention":
+        return "fused attention: a library kernel, which never writes the score matrix"
     return "no generated template for %s" % name
 
 
