@@ -41,28 +41,35 @@ fi
 
 # The GPUs this call may use: CUDA_VISIBLE_DEVICES's list, else every GPU nvidia-smi sees.
 read -r -a gpus <<<"$(echo "${CUDA_VISIBLE_DEVICES:-$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | tr '\n' ',')}" | tr ',' ' ')"
-run_tests() {
+(( ${#gpus[@]} )) || gpus=(0)
+run_tests() {  # run_tests [SHARD/SHARDS]: the CUDA tests, or that shard of them
   # TEST_SECONDS (default 480) bounds the stage as SUITE_SECONDS does; one line a test (-rA),
   # so a stage cut off by its limit still tells which tests passed.
+  local shard=${1:-} log="$OUT/tests.log" xml=(--junitxml="$OUT/tests.xml")
+  [[ -n $shard ]] && log="$OUT/tests_${shard%/*}.log" xml=()
   local left=$(( $(stage_deadline "${TEST_SECONDS:-480}") - $(date +%s) ))
-  timeout -s INT -k 20 $(( left > 1 ? left : 1 )) python -m pytest ${TESTS:-tests} -q -rA -m "cuda" \
-    -p no:cacheprovider --junitxml="$OUT/tests.xml" >"$OUT/tests.log" 2>&1
+  KERNELWRIGHT_TEST_SHARD=$shard timeout -s INT -k 20 $(( left > 1 ? left : 1 )) python -m pytest ${TESTS:-tests} \
+    -q -rA -m "cuda" -p no:cacheprovider "${xml[@]}" >"$log" 2>&1
   local rc=$?
-  grep -E "^(FAILED|ERROR)" "$OUT/tests.log" | head -20
-  tail -3 "$OUT/tests.log"
-  echo "cuda tests: rc=$rc, $(grep -c '^PASSED' "$OUT/tests.log") passed, $(grep -cE '^(FAILED|ERROR)' "$OUT/tests.log") failed, $(tail -1 "$OUT/tests.log")" >"$OUT/tests.summary"
+  grep -E "^(FAILED|ERROR)" "$log" | head -20
+  tail -3 "$log"
+  echo "cuda tests${shard:+ (shard $shard)}: rc=$rc, $(grep -c '^PASSED' "$log") passed, $(grep -cE '^(FAILED|ERROR)' "$log") failed, $(tail -1 "$log")" >"$log.summary"
 }
 
-# With several GPUs and an optimize stage, the tests take the first GPU alone while the suites
-# start on the others; that GPU joins the suites once the tests end.
-tests_pid=
+# With several GPUs and an optimize stage, the tests take the first TEST_SHARDS GPUs (default
+# 1), a shard each, while the suites start on the others; each of those GPUs joins the suites
+# once its shard ends.
+tests_pids=()
 if [[ " $stages " == *" test "* ]]; then
   if [[ " $stages " == *" optimize "* ]] && (( ${#gpus[@]} > 1 )); then
-    CUDA_VISIBLE_DEVICES=${gpus[0]} run_tests &
-    tests_pid=$!
+    shards=$(( ${TEST_SHARDS:-1} < ${#gpus[@]} ? ${TEST_SHARDS:-1} : ${#gpus[@]} - 1 ))
+    for (( s = 0; s < shards; s++ )); do
+      CUDA_VISIBLE_DEVICES=${gpus[$s]} run_tests "$s/$shards" &
+      tests_pids+=($!)
+    done
   else
     run_tests
-    summary+=("$(cat "$OUT/tests.summary")")
+    summary+=("$(cat "$OUT/tests.log.summary")")
   fi
 fi
 
@@ -159,11 +166,11 @@ if [[ " $stages " == *" optimize "* ]]; then
     done
   }
   workers=()
-  for gpu in "${gpus[@]:-0}"; do
-    if [[ -n $tests_pid && $gpu == "${gpus[0]}" ]]; then
-      ( while kill -0 "$tests_pid" 2>/dev/null; do sleep 5; done; optimize_on "$gpu" ) &
+  for i in "${!gpus[@]}"; do
+    if (( i < ${#tests_pids[@]} )); then
+      ( while kill -0 "${tests_pids[$i]}" 2>/dev/null; do sleep 5; done; optimize_on "${gpus[$i]}" ) &
     else
-      optimize_on "$gpu" &
+      optimize_on "${gpus[$i]}" &
     fi
     workers+=($!)
   done
@@ -178,9 +185,13 @@ if [[ " $stages " == *" optimize "* ]]; then
   rm -f "$OUT/optimize_partial.jsonl"
 fi
 
-if [[ -n $tests_pid ]]; then
-  wait "$tests_pid"
-  summary+=("$(cat "$OUT/tests.summary")")
+if (( ${#tests_pids[@]} )); then
+  wait "${tests_pids[@]}"
+  for (( s = 0; s < ${#tests_pids[@]}; s++ )); do
+    summary+=("$(cat "$OUT/tests_$s.log.summary")")
+    cat "$OUT/tests_$s.log" >>"$OUT/tests.log"
+    rm -f "$OUT/tests_$s.log" "$OUT/tests_$s.log.summary"
+  done
 fi
 
 echo "==== summary"
