@@ -168,7 +168,7 @@ bool split_operands(const at::Tensor& a, const at::Tensor& b, GemmMethod method,
   at::Tensor row_max;
   if (fp16) {
     const int64_t b_offset = round_up(m, 4);  // b_scale is read 16 bytes at a time
-    ops.scales = at::zeros({b_offset + n_rows}, a.options());
+    ops.scales = at::empty({b_offset + n_rows}, a.options()).zero_();
     row_max = at::empty({std::max(m, n)}, a.options().dtype(at::kInt));
     a_scale = ops.scales.data_ptr<float>();
     b_scale = a_scale + b_offset;
@@ -238,7 +238,7 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   c10::DeviceGuard guard(a.device());
   at::Tensor padded_bias = bias;
   if (bias.defined() && n_pad > n) {
-    padded_bias = at::zeros({n_pad}, bias.options());
+    padded_bias = at::empty({n_pad}, bias.options()).zero_();
     padded_bias.narrow(0, 0, n).copy_(bias);
   }
   g.m = m;
