@@ -178,7 +178,7 @@ def markdown(results, summary, where=None):
     return "\n".join(lines) + "\n" + judged_by_markdown(results, _name)
 
 
-def plot(results, path, where=None):
+def plot(results, path, where=None, title="kernelwright eval"):
     """Bar chart of speedups vs eager (log scale) of every candidate that has one; ``where``
     (the line from :func:`environment`) goes under the title."""
     # Imported here: matplotlib is slow to import, and its backend must be chosen first.
@@ -204,7 +204,7 @@ def plot(results, path, where=None):
     else:
         ax.text(0.5, 0.5, "no speedups measured", ha="center", va="center", transform=ax.transAxes)
     ax.set_ylabel("speedup vs eager PyTorch")
-    fig.suptitle("kernelwright eval" + (" (%s)" % note if note else ""))
+    fig.suptitle(title + (" (%s)" % note if note else ""))
     if where:
         ax.set_title("\n".join(textwrap.wrap(where, 110)), fontsize=7)
     fig.tight_layout()

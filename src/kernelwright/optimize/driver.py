@@ -131,7 +131,7 @@ def _finish(record, started, console, report_dir, json_path):
         console.print("verdict %s; %s vs eager, %s vs torch.compile; error vs float64 %s; %.1f s" % (
             record["verdict"], "%.3fx" % sp if sp else "-",
             "%.3fx" % record["speedup_vs_compile"] if record.get("speedup_vs_compile") else "-",
-            report._e(record.get("error_vs_fp64")), record["seconds"]["total"]), markup=False)
+            report.rel_l2(record.get("error_vs_fp64")), record["seconds"]["total"]), markup=False)
         if record.get("passthrough"):
             eager_ms, generated_ms = record["end_to_end_ms"]
             console.print("the generated forward measured %.4f ms against Model's %.4f ms: ModelNew keeps Model's "

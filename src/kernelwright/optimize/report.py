@@ -76,8 +76,8 @@ def markdown(record):
                                                 record.get("torch_version"), record["date"]),
              "- verdict: **%s** (%s)" % (record["verdict"], record.get("reason") or ""),
              "- speedup vs eager %s, vs torch.compile %s; error vs float64 %s (eager's %s)" % (
-                 _x(record.get("speedup_vs_eager")), _x(record.get("speedup_vs_compile")),
-                 _e(record.get("error_vs_fp64")), _e(record.get("reference_error_vs_fp64"))),
+                 times(record.get("speedup_vs_eager")), times(record.get("speedup_vs_compile")),
+                 rel_l2(record.get("error_vs_fp64")), rel_l2(record.get("reference_error_vs_fp64"))),
              "- time: %s" % ", ".join("%s %.1f s" % kv for kv in record.get("seconds", {}).items()), "",
              "| kernel | fuses | ATen ms | kernel ms | bytes | of copy | kept | bound |",
              "|---|---|---|---|---|---|---|---|"]
@@ -105,11 +105,11 @@ def markdown(record):
     return "\n".join(lines) + "\n"
 
 
-def _x(v):
+def times(v):
     return "%.3fx" % v if v else "-"
 
 
-def _e(err):
+def rel_l2(err):
     return "%.3g" % err["rel_l2"] if isinstance(err, dict) and err.get("rel_l2") is not None else "-"
 
 
@@ -131,8 +131,8 @@ def suite_markdown(records, summary):
              "- verdicts: %s" % ", ".join("%d %s" % (n, v) for v, n in sorted(summary["verdicts"].items())),
              "- fast_0 %.3f, fast_1 %.3f, fast_2 %.3f; geometric mean over passing problems: %s vs eager, %s vs "
              "torch.compile" % (summary["fast_0"], summary["fast_1"], summary["fast_2"],
-                                _x(summary.get("geomean_speedup_vs_eager")),
-                                _x(summary.get("geomean_speedup_vs_compile"))), "",
+                                times(summary.get("geomean_speedup_vs_eager")),
+                                times(summary.get("geomean_speedup_vs_compile"))), "",
              "| problem | verdict | x eager | x torch.compile | error vs fp64 | kernels kept | stand-ins | s | reason |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in records:
@@ -141,7 +141,7 @@ def suite_markdown(records, summary):
             sum(1 for k in kernels if k.get("kept")), len(kernels))
         stand_ins = ", ".join(c["chosen"] for c in r.get("calls") or [] if c.get("chosen")) or "-"
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %.0f | %s |" % (
-            r["problem"], r["verdict"], _x(r.get("speedup_vs_eager")), _x(r.get("speedup_vs_compile")),
-            _e(r.get("error_vs_fp64")), kept, stand_ins, (r.get("seconds") or {}).get("total", 0),
+            r["problem"], r["verdict"], times(r.get("speedup_vs_eager")), times(r.get("speedup_vs_compile")),
+            rel_l2(r.get("error_vs_fp64")), kept, stand_ins, (r.get("seconds") or {}).get("total", 0),
             "" if r["verdict"] == "pass" else (r.get("reason") or "").replace("|", "/")[:160]))
     return "\n".join(lines) + "\n"

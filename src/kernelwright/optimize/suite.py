@@ -72,7 +72,7 @@ def run_suite(directory, out, precision="highest", timeout=600, on_start=None, o
         json.dump(summary, f, indent=2)
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write(suite_markdown(records, summary) + judged_by_markdown(records))
-    plot([dict(r, id=r["problem"]) for r in records], os.path.join(out, "speedups.png"))
+    plot([dict(r, id=r["problem"]) for r in records], os.path.join(out, "speedups.png"), title="kernelwright optimize")
     return records, summary
 
 
