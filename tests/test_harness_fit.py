@@ -142,21 +142,25 @@ def test_a_skipped_problem_leaves_the_suite_exit_status_alone(tmp_path):
     ("elu", "elu_correct"), ("softmax", "softmax_correct"), ("layer_norm", "layer_norm_two_pass"),
     ("linear_relu", "linear_relu_wrong"), ("elu", "elu_bfloat16_output"),
 ])
-def test_references_recomputed_on_the_set_itself_judge_exactly_as_kept_ones(problem, cand):
-    """The references kept from the reference trials (eager on a copy of the set) and those
-    computed again when judging (float64 first, eager on the set itself, outputs not copied)
-    give the same verdict and the same error figures, to the last bit."""
+def test_references_on_the_host_or_recomputed_judge_exactly_as_kept_ones(problem, cand):
+    """The references kept from the reference trials (eager on a copy of the set), those moved
+    to host memory and back, and those computed again when judging (float64 first, eager on the
+    set itself, outputs not copied) give the same verdict and the same error figures, to the
+    last bit."""
     def judged(**kw):
         r = evaluate(os.path.join(CASES, "problems", problem + ".py"),
                      os.path.join(CASES, "candidates", cand + ".py"), **dict(FAST, **kw))
         return r, {k: r[k] for k in ("verdict", "error_vs_fp64", "reference_error_vs_fp64", "error_ratio")}
 
     kept, kept_figures = judged()
-    again, again_figures = judged(reference_cache_bytes=0)
+    hosted, hosted_figures = judged(reference_cache_bytes=0)
+    again, again_figures = judged(reference_cache_bytes=0, reference_host_bytes=0)
+    assert any("kept on the host" in n for n in hosted["notes"])
     assert any("recomputed when judging" in n for n in again["notes"])
-    assert not any("recomputed when judging" in n for n in kept["notes"])
-    assert again_figures == kept_figures
-    assert again["correctness"]["sets"] == kept["correctness"]["sets"]
+    assert not any("recomputed when judging" in n or "kept on the host" in n for n in kept["notes"])
+    assert not any("recomputed when judging" in n for n in hosted["notes"])
+    assert hosted_figures == kept_figures and again_figures == kept_figures
+    assert hosted["correctness"]["sets"] == kept["correctness"]["sets"] == again["correctness"]["sets"]
 
 
 def test_outputs_are_copied_only_where_they_share_memory():

@@ -75,6 +75,7 @@ class EvalOptions:
     escape_rel: float = 0.15
     max_input_bytes: int = 4 << 30
     reference_cache_bytes: int = 1 << 30
+    reference_host_bytes: Optional[int] = None
     recheck_sample_elements: int = 1 << 20
     build_dir: Optional[str] = None
     workdir: Optional[str] = None
@@ -411,7 +412,8 @@ def _evaluate(problem, candidate, opts):
                       keep_files=opts.keep_workdir, device_exchange=opts.device_exchange,
                       redraw_inputs=opts.redraw_inputs, **seeds)
         judge_job = dict(common, role=Role.JUDGE, max_input_bytes=opts.max_input_bytes,
-                         reference_cache_bytes=opts.reference_cache_bytes)
+                         reference_cache_bytes=opts.reference_cache_bytes,
+                         reference_host_bytes=opts.reference_host_bytes)
         cand_job = dict(common, role=Role.CANDIDATE, compile=opts.compile,
                         escape_abs_ms=opts.escape_abs_ms, escape_rel=opts.escape_rel,
                         recheck_sample_elements=opts.recheck_sample_elements,

@@ -69,6 +69,11 @@ def _meminfo():
     return out
 
 
+def available_host_bytes():
+    """The host's available memory (0 where the system does not say)."""
+    return _meminfo().get("MemAvailable", 0)
+
+
 def free_bytes(path):
     """Bytes that may be written under ``path``.
 

@@ -13,6 +13,7 @@ import torch
 
 from kernelwright.harness import compare, exchange, fit, inputs, roofline
 from kernelwright.harness.compare import flatten
+from kernelwright.harness.exchange import available_host_bytes
 from kernelwright.harness.handles import candidate_budget, fingerprint, new_key, room_bytes
 from kernelwright.harness.loading import load_module, require
 from kernelwright.harness.plumbing import (device_free_bytes, environment, exchange_dirs, exchange_holder, headroom,
@@ -76,7 +77,10 @@ class _Judge(References):
             notes.append("inputs are %.0f MiB per set: %d trials and %d variants" % (
                 per_set / 2**20, n_trials, n_variants))
         keep_budget = int(job.get("reference_cache_bytes", 1 << 30))
-        self.kept_bytes = self.set_ref_bytes = 0
+        host = job.get("reference_host_bytes")
+        self.host_budget = int(host) if host is not None else available_host_bytes() // 4
+        self.kept_bytes = self.set_ref_bytes = self.host_kept_bytes = 0
+        self.on_host = {}  # set name -> where its float64 reference lived before it moved to the host
 
         self.sets, self.expected, self.paths = [], {}, {}
         self.ref_mutates = self.ref_aliases = False
@@ -111,10 +115,14 @@ class _Judge(References):
                 release(torch, self.device)
         self.sets.sort(key=lambda item: order[item[0]])
         self.timing_names = timing_sets([name for name, _ in self.sets])
+        if self.on_host:
+            notes.append("reference results of %d sets kept on the host (%.0f MiB each, beyond %.0f MiB on "
+                         "the device)" % (len(self.on_host), self.set_ref_bytes / 2**20, keep_budget / 2**20))
         if len(self.expected) < len(self.sets):
             notes.append("reference results recomputed when judging (%d of %d sets; %.0f MiB each kept "
-                         "would exceed %.0f MiB)" % (len(self.sets) - len(self.expected), len(self.sets),
-                                                      self.set_ref_bytes / 2**20, keep_budget / 2**20))
+                         "would exceed %.0f MiB here and %.0f MiB on the host)" % (
+                             len(self.sets) - len(self.expected), len(self.sets), self.set_ref_bytes / 2**20,
+                             keep_budget / 2**20, self.host_budget / 2**20))
 
         if self.fp64_on_host:
             notes.append("float64 reference kept on the host (no room for it on the device beside the eager "
@@ -224,11 +232,16 @@ class _Judge(References):
             self.fingerprints[name] = fingerprint(x, self.fingerprint_key, torch)
         self.sets.append((name, None))
         self.set_ref_bytes = inputs.nbytes(eager) + inputs.nbytes(ref64)
-        # Small references stay in memory; large ones are recomputed from the set when the
-        # candidate's output arrives, so the judge holds no copies in between.
+        # Small references stay where they were computed; larger ones wait in host memory (a copy
+        # there and back costs far less than computing float64 again); beyond both budgets they
+        # are recomputed from the set when the candidate's output arrives.
         if self.kept_bytes + self.set_ref_bytes <= keep_budget:
             self.expected[name] = (eager, ref64)
             self.kept_bytes += self.set_ref_bytes
+        elif self.host_kept_bytes + self.set_ref_bytes <= self.host_budget:
+            self.on_host[name] = next((t.device for t in inputs.tensors_in(ref64)), None)
+            self.expected[name] = (inputs.to_device(eager, "cpu"), inputs.to_device(ref64, "cpu"))
+            self.host_kept_bytes += self.set_ref_bytes
 
     def _size_handle_budget(self, x, eager):
         """What the judge may hold for the candidate worker, from the first set's sizes."""
@@ -259,6 +272,9 @@ class _Judge(References):
         return self.inputs.clone_tree(x) if writable else x
 
     def _expected(self, name):
+        if name in self.on_host:
+            eager, ref64 = self.expected[name]
+            return self.inputs.to_device(eager, self.device), self.inputs.to_device(ref64, self.on_host[name])
         if name in self.expected:
             return self.expected[name]
         eager, ref64, _, _ = self._references(self._load_set(name, writable=True), name, keep_inputs=False)
@@ -307,6 +323,7 @@ class _Judge(References):
                 self._done_with(self.paths[name])
         # Kept references served this comparison only; the re-checks compute their own.
         self.expected.clear()
+        self.on_host.clear()
         release(torch, self.device)
         self.chan.send(event=Event.JUDGED, results=results)
 
