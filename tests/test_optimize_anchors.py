@@ -44,6 +44,8 @@ def test_each_stand_in_computes_atens_product_in_its_call_and_its_emitted_code(o
     for got in (options[0].call(*values), emitted):
         assert got.shape == want.shape
         torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+        if op is aten.bmm.default and shapes[0][0] == 1:
+            assert got._base is not None, "a batch of one is the product itself, viewed, not a copy"
 
 
 @pytest.mark.parametrize("node", [

@@ -45,6 +45,9 @@ def alternatives(node):
         a, b = node.args[:2]
         if val.shape[0] == 0:
             return []
+        if val.shape[0] == 1:  # a view of the one product: no copy into a stacked result
+            return [Alternative("kernelwright.ops.matmul", lambda n: "_K.matmul(%s[0], %s[0])[None]" % (n(a), n(b)),
+                                lambda a, b: _ops().matmul(a[0], b[0])[None])]
         return [Alternative("kernelwright.ops.matmul per batch",
                             lambda n: "torch.stack([_K.matmul(x, y) for x, y in zip(%s, %s)])" % (n(a), n(b)),
                             lambda a, b: torch.stack([_ops().matmul(x, y) for x, y in zip(a, b)]))]
