@@ -3,6 +3,8 @@
 # ./out); the last lines printed are a short summary table.
 #   scripts/gpu_check.sh [build] [test] [bench] [gemm] [kernels] [smoke] [run] [suite] [optimize]
 #   (default: build test bench)
+# On a host of several GPUs the optimize stage spreads its folders over them, and the tests of the
+# same call run beside it as TEST_SHARDS shards (default 1) on the first GPUs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
