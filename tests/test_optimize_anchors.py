@@ -13,22 +13,29 @@ aten = torch.ops.aten
 
 
 def _node(op, shapes, device="cuda", dtype=torch.float32):
-    """An FX node calling ``op`` on placeholders of ``shapes``, its value traced on fake tensors."""
+    """An FX node calling ``op`` on placeholders of ``shapes``, its value traced on fake tensors;
+    a shape starting with None is a tensor expanded over that dim (stride 0), as ``expand`` makes."""
     graph = torch.fx.Graph()
     args = [graph.placeholder("in%d" % i) for i in range(len(shapes))]
     node = graph.call_function(op, tuple(args))
     with FakeTensorMode():
-        values = [torch.empty(s, device=device, dtype=dtype) for s in shapes]
+        values = [_made(s, lambda t: torch.empty(t, device=device, dtype=dtype)) for s in shapes]
         for a, v in zip(args, values):
             a.meta["val"] = v
         node.meta["val"] = op(*values)
     return node
 
 
+def _made(shape, make):
+    """A tensor of ``shape``; a leading None expands one slice over a batch of 3 (stride 0)."""
+    return make(shape[1:]).expand(3, *shape[1:]) if shape[0] is None else make(shape)
+
+
 CASES = [(aten.mm.default, [(37, 19), (19, 23)]),
          (aten.addmm.default, [(23,), (37, 19), (19, 23)]),
          (aten.bmm.default, [(3, 37, 19), (3, 19, 23)]),
-         (aten.bmm.default, [(1, 5, 7), (1, 7, 3)])]
+         (aten.bmm.default, [(1, 5, 7), (1, 7, 3)]),
+         (aten.bmm.default, [(3, 37, 19), (None, 19, 23)])]
 
 
 @pytest.mark.parametrize("op, shapes", CASES, ids=lambda c: str(c))
@@ -37,15 +44,15 @@ def test_each_stand_in_computes_atens_product_in_its_call_and_its_emitted_code(o
     options = anchors.alternatives(node)
     assert len(options) == 1
     g = torch.Generator().manual_seed(len(shapes))
-    values = [torch.randn(s, generator=g) for s in shapes]
+    values = [_made(s, lambda t: torch.randn(t, generator=g)) for s in shapes]
     want = op(*values)
     names = {"in%d" % i: v for i, v in enumerate(values)}
     emitted = eval(options[0].code(lambda a: a.name), {"torch": torch, "_K": K}, names)
     for got in (options[0].call(*values), emitted):
         assert got.shape == want.shape
         torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
-        if op is aten.bmm.default and shapes[0][0] == 1:
-            assert got._base is not None, "a batch of one is the product itself, viewed, not a copy"
+        if op is aten.bmm.default and (shapes[0][0] == 1 or shapes[1][0] is None):
+            assert got._base is not None, "one product (of all the rows) viewed, not a stack of copies"
 
 
 @pytest.mark.parametrize("node", [

@@ -2,8 +2,8 @@
 against ATen in the same run (``tune``) and kept only where correct and faster.
 
 Today: kernelwright's own GEMM for float matrix products (``mm``, ``addmm`` with a bias row,
-and ``bmm`` one product of the batch at a time), which at 'highest' is fp32-accurate on the
-tensor cores (see docs/linear.md).
+and ``bmm``: one GEMM where the batch is one product or shares its right operand, else one
+product at a time), which at 'highest' is fp32-accurate on the tensor cores (see docs/linear.md).
 """
 
 from dataclasses import dataclass
@@ -48,6 +48,10 @@ def alternatives(node):
         if val.shape[0] == 1:  # a view of the one product: no copy into a stacked result
             return [Alternative("kernelwright.ops.matmul", lambda n: "_K.matmul(%s[0], %s[0])[None]" % (n(a), n(b)),
                                 lambda a, b: _ops().matmul(a[0], b[0])[None])]
+        if meta(b).stride()[0] == 0:  # one right operand expanded over the batch: one GEMM of all rows
+            return [Alternative("kernelwright.ops.matmul", lambda n: "_K.matmul(%s.reshape(-1, %d), %s[0]).view(%r)" % (
+                                    n(a), meta(a).shape[2], n(b), tuple(val.shape)),
+                                lambda a, b: _ops().matmul(a.reshape(-1, a.shape[2]), b[0]).view(tuple(val.shape)))]
         return [Alternative("kernelwright.ops.matmul per batch",
                             lambda n: "torch.stack([_K.matmul(x, y) for x, y in zip(%s, %s)])" % (n(a), n(b)),
                             lambda a, b: torch.stack([_ops().matmul(x, y) for x, y in zip(a, b)]))]
