@@ -9,7 +9,7 @@ import textwrap
 
 import torch
 
-from . import anchors, capture, interpret
+from . import anchors, capture, interpret, opset
 from .emitter import meta
 from .ir import Group
 
@@ -108,9 +108,10 @@ def _aten_twin(group, spec):
              "    _dev = %s" % ("in0.device" if spec.inputs else 'torch.device("cuda" if torch.cuda.is_available() else "cpu")')]
     defined = set(names) | {n.name for n in group.nodes}
     for n in group.nodes:
-        # An operand the kernel does not read (copy's destination) lends the op only its shape,
-        # dtype and strides: the twin stands an uninitialised tensor of them in its place.
-        for a in n.all_input_nodes:
+        # An operand the kernel does not read, and so does not take (copy's destination), lends
+        # the op only its shape, dtype and strides: the twin stands an uninitialised tensor of
+        # them in its place. Any other missing operand stays a NameError, a planner bug.
+        for a in opset.unread_operands(n):
             if a.name not in defined:
                 v = meta(a)
                 lines.append("    %s = torch.empty_strided(%r, %r, dtype=%s, device=_dev)" % (

@@ -145,8 +145,8 @@ class Emitter:
         cast_to = opset.operand_ctype(name, ctype, operand_types)
         rendered = []
         for i, (o, t) in enumerate(zip(operands, operand_types)):
-            if "{%s}" % "abc"[i] not in template:
-                rendered.append("")  # an operand the op does not read (copy's destination)
+            if not opset.reads_operand(template, i):
+                rendered.append("")  # copy's destination
                 continue
             target = cast_to
             if name == "where":

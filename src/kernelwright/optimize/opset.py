@@ -227,6 +227,22 @@ def expression(node):
     return template, params, operands[:n]
 
 
+def reads_operand(template, i):
+    """Whether an expression's template reads its ``i``-th operand: copy's reads only its source,
+    the destination lending the result its shape and dtype."""
+    return "{%s}" % "abc"[i] in template
+
+
+def unread_operands(node):
+    """The tensor operands of a pointwise node that its expression never reads (none for an op
+    without one)."""
+    try:
+        template, _, operands = expression(node)
+    except KeyError:
+        return []
+    return [o for i, o in enumerate(operands) if isinstance(o, torch.fx.Node) and not reads_operand(template, i)]
+
+
 def operand_ctype(name, result_ctype, operand_ctypes):
     """The type operands are cast to before the op: comparisons and logic compare in the wider
     operand type, predicates of a value (isnan, isinf) look at it in its own; everything else
