@@ -15,19 +15,15 @@ import json
 import os
 
 from kernelwright.harness.report import plot, summarize
-from kernelwright.optimize.report import rel_l2, times
+from kernelwright.optimize.report import last_per_problem, rel_l2, times
 
 
 def latest_records(paths):
-    latest = {}
+    records = []
     for path in paths:
         with open(path) as f:
-            for line in f:
-                if line.strip():
-                    record = json.loads(line)
-                    name = record["problem"]
-                    latest[name[3:] if name.startswith("L1_") else name] = record
-    return latest
+            records += [json.loads(line) for line in f if line.strip()]
+    return last_per_problem(records)
 
 
 def level_section(level, names, latest):

@@ -6,7 +6,7 @@ import json
 import sys
 
 from kernelwright.harness.report import summarize
-from kernelwright.optimize.report import suite_markdown
+from kernelwright.optimize.report import last_per_problem, suite_markdown
 
 
 def main(paths):
@@ -17,11 +17,7 @@ def main(paths):
                 records += [json.loads(line) for line in f if line.strip()]
         except OSError:
             continue
-    latest = {}
-    for record in records:
-        latest.pop(record["problem"], None)  # keeps the order of last appearance
-        latest[record["problem"]] = record
-    records = list(latest.values())
+    records = list(last_per_problem(records).values())
     if records:
         print(suite_markdown(records, summarize(records)))
 

@@ -121,6 +121,18 @@ def write(record, directory, stem):
         f.write(markdown(record))
 
 
+def last_per_problem(records):
+    """{problem: its last record}, in the order of last appearance: a problem optimized again
+    (a rerun, another folder) counts once, as measured last. The first runs named level-1
+    problems "L1_<name>"; that prefix is dropped."""
+    latest = {}
+    for record in records:
+        name = record["problem"][3:] if record["problem"].startswith("L1_") else record["problem"]
+        latest.pop(name, None)
+        latest[name] = record
+    return latest
+
+
 def suite_markdown(records, summary):
     """summary.md of a suite: where it ran, fast_p and geometric means, a line per problem."""
     first = next((r for r in records if r.get("device_name")), records[0] if records else {})
