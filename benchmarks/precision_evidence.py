@@ -1,4 +1,4 @@
-"""The measurements behind the verdict's precision contract (api.precision_check).
+"""The measurements behind the verdict's precision contract (verdict.precision_check).
 
 Reads every recorded evaluation under benchmarks/results (results.jsonl and other .jsonl files,
 and .json files that hold results) and sorts the candidates into:
@@ -26,7 +26,7 @@ import statistics
 
 import torch
 
-from kernelwright.harness.api import HALF_RATIO, PRECISION_RATIO, precision_bound, precision_check
+from kernelwright.harness.verdict import HALF_RATIO, PRECISION_RATIO, precision_bound, precision_check
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "benchmarks", "results")

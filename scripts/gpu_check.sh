@@ -132,9 +132,13 @@ if [[ " $stages " == *" suite "* ]]; then
     name=$(echo "$dir" | tr '/' '_')
     left=$(( deadline - $(date +%s) ))
     (( left > 0 )) || { summary+=("suite $dir: not started (SUITE_SECONDS spent)"); continue; }
+    before=$(grep -c . "$suite_out/$name/results.jsonl" 2>/dev/null || echo 0)
+    start=$(date +%s.%N)
     timeout -s INT -k 20 $left kernelwright eval --suite "$dir" --out "$suite_out/$name" ${SUITE_ARGS:-} \
       >>"$suite_out/$name.log" 2>&1
-    summary+=("suite $dir: rc=$? ($(grep -c . "$suite_out/$name/results.jsonl" 2>/dev/null || echo 0) results)")
+    rc=$?
+    n=$(( $(grep -c . "$suite_out/$name/results.jsonl" 2>/dev/null || echo 0) - before ))
+    summary+=("suite $dir: rc=$rc ($n new results in $(python -c "s=$(date +%s.%N)-$start; print('%.0f s, %.1f s a candidate' % (s, s / max($n, 1)))"))")
     tail -4 "$suite_out/$name.log"
   done
   tar -czf "$OUT/suites.tar.gz" -C "$suite_out" --exclude="./*/build" --exclude="./*/work" .

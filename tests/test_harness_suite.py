@@ -140,3 +140,35 @@ def test_suite_without_pairs_says_which_layouts_it_reads(tmp_path):
         assert p.returncode == 2 and "Traceback" not in p.stdout + p.stderr, p.stdout + p.stderr
         assert "--suite:" in said and str(suite) in said and why.replace(" ", "") in said, p.stdout
     assert not os.path.exists(tmp_path / "o")
+
+
+def test_a_problems_judge_serves_each_of_its_candidates_as_its_own_would(tmp_path):
+    # Shared: one judge prepared for the problem judges every candidate in turn, the ones
+    # after a crash in the middle of the timing included, each candidate in a worker started
+    # while the one before it ran.  The verdicts are those of a judge per candidate.
+    d = tmp_path / "suite" / "elu"
+    (d / "candidates").mkdir(parents=True)
+    shutil.copy(os.path.join(CASES, "problems", "elu.py"), d / "problem.py")
+    shutil.copy(os.path.join(CASES, "candidates", "_fails_when_timed.py"), d / "candidates")
+    order = ["elu_correct", "segfault", "crashes_when_timed", "elu_lean", "raises", "elu_inline_cpp"]
+    for k, name in enumerate(order):
+        shutil.copy(os.path.join(CASES, "candidates", name + ".py"), d / "candidates" / ("%d_%s.py" % (k, name)))
+    runs = {}
+    for share in (True, False):
+        out = str(tmp_path / ("out_%s" % share))
+        summary = evaluate_suite(str(tmp_path / "suite"), out, share=share, seed=11, **FAST)
+        runs[share] = {r["id"]: r for r in summary["results"]}
+        assert not os.path.exists(os.path.join(out, "work", "_spares-host"))
+    verdicts = {share: {i: r["verdict"] for i, r in recs.items()} for share, recs in runs.items()}
+    assert verdicts[True] == verdicts[False]
+    assert [verdicts[True]["elu/%d_%s" % (k, n)] for k, n in enumerate(order)] == [
+        "pass", "crash", "crash", "pass", "error", "pass"]
+    for share, recs in runs.items():
+        # Reference trials: once for the problem when shared, for every judged candidate if not.
+        prepared = [i for i, r in recs.items() if "reference trials" in r["phase_s"].get("judge", {})]
+        assert len(prepared) == (1 if share else len(order))
+        for i, r in recs.items():
+            assert os.path.getsize(os.path.join(str(tmp_path / ("out_%s" % share)), "work",
+                                                i.replace("/", "__"), "candidate.log")) >= 0
+            if r["verdict"] == "pass":
+                assert r["correctness"]["sets"] and r["error_vs_fp64"]["rel_l2"] < 1e-6

@@ -13,8 +13,9 @@ import torch
 from rich.console import Console
 
 from kernelwright import timing
-from kernelwright.harness import anticheat, api, candidate, compare, inputs, report, suite
-from kernelwright.harness.api import EvalOptions, sanitize
+from kernelwright.harness import anticheat, candidate, compare, inputs, report, suite, verdict
+from kernelwright.harness.api import EvalOptions
+from kernelwright.harness.session import sanitize
 
 CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
 
@@ -140,7 +141,7 @@ def test_variants_keep_shapes_dtypes_and_integers():
     assert float(ratio.max() - ratio.min()) < 1e-5 * float(ratio.max())
     assert all(1e-3 <= float(inputs.make_variant(x, "small", seed=s)[0].div(x[0]).mean()) <= 1e-1
                for s in range(16))
-    from kernelwright.harness.api import VARIANT_SEEDS
+    from kernelwright.harness.session import VARIANT_SEEDS
     assert len(inputs.VARIANTS) <= VARIANT_SEEDS
 
 
@@ -555,7 +556,7 @@ def test_parent_side_imports_without_torch():
     # The parent process never needs torch (workers load it); nor does the worker's entry
     # point, which must be able to report that torch failed to import.
     modules = ["kernelwright.harness"] + ["kernelwright.harness." + m for m in (
-        "api", "process", "suite", "cli", "protocol", "worker", "plumbing")]
+        "api", "process", "suite", "cli", "protocol", "worker", "plumbing", "session", "verdict", "flags")]
     code = ("import importlib, sys; sys.modules['torch'] = None\n"
             "for m in %r: importlib.import_module(m)\n"
             "print('ok')" % modules)
@@ -611,16 +612,16 @@ def test_poisoning_is_a_no_op_on_the_cpu():
 
 
 def test_launch_latency_drift_is_noted_only_beyond_the_limit():
-    from kernelwright.harness.api import _launch_drift
+    from kernelwright.harness.verdict import launch_drift
 
     def base(ms):
         return {"median_ms": ms}
 
-    assert _launch_drift(base(0.010), base(0.012)) is None  # 20%: within the limit
-    note = _launch_drift(base(0.010), base(0.014))
+    assert launch_drift(base(0.010), base(0.012)) is None  # 20%: within the limit
+    note = launch_drift(base(0.010), base(0.014))
     assert note and "10.0 to 14.0 us" in note
-    assert _launch_drift(base(0.014), base(0.010))  # either direction
-    assert _launch_drift(None, base(0.01)) is None and _launch_drift(base(0.0), base(0.01)) is None
+    assert launch_drift(base(0.014), base(0.010))  # either direction
+    assert launch_drift(None, base(0.01)) is None and launch_drift(base(0.0), base(0.01)) is None
 
 
 # --------------------------------------------------------------- gated timing, verdict side
@@ -690,20 +691,43 @@ def test_headline_cost_is_pipelined_where_measured_else_idle():
     t = {"eager": _timed(0.060).to_dict(), "candidate": _timed(0.080).to_dict(),
          "eager_device": _timed(0.036, wall=0.04, host=0.010).to_dict(),
          "candidate_device": _timed(0.030, wall=0.035, host=0.045).to_dict()}
-    assert api._cost_per_call(t, "eager") == (0.036, "pipelined")
-    assert api._cost_per_call(t, "candidate") == (0.045, "pipelined")  # host-bound: its host time
-    assert api._cost_per_call(t, "compile") == (None, None)
+    assert verdict.cost_per_call(t, "eager") == (0.036, "pipelined")
+    assert verdict.cost_per_call(t, "candidate") == (0.045, "pipelined")  # host-bound: its host time
+    assert verdict.cost_per_call(t, "compile") == (None, None)
     t["candidate_device"] = _timed(0.030, wall=0.035, host=31.0, timeouts=5).to_dict()
-    assert api._cost_per_call(t, "candidate") == (0.080, "idle")  # it waits on the device
+    assert verdict.cost_per_call(t, "candidate") == (0.080, "idle")  # it waits on the device
     del t["eager_device"]
-    assert api._cost_per_call(t, "eager") == (0.060, "idle")
+    assert verdict.cost_per_call(t, "eager") == (0.060, "idle")
+
+
+def test_a_borrowed_compile_timing_keeps_its_ratio_to_this_workers_eager():
+    # torch.compile timed beside another candidate: 0.5x that worker's eager; here eager runs
+    # 1.2x slower (idle) and 0.9x (gated), so compile is re-based field by field.
+    there = {"eager": _timed(0.100, wall=0.110).to_dict(), "compile": _timed(0.050, wall=0.060).to_dict(),
+             "eager_device": _timed(0.080, wall=0.09, host=0.02).to_dict(),
+             "compile_device": _timed(0.040, wall=0.05, host=0.03).to_dict()}
+    here = {"eager": _timed(0.120, wall=0.132).to_dict(), "candidate": _timed(0.030).to_dict(),
+            "eager_device": _timed(0.072, wall=0.081, host=0.018).to_dict(),
+            "candidate_device": _timed(0.024, wall=0.03, host=0.01).to_dict()}
+    assert verdict.borrow_compile(here, there) == pytest.approx(1.2)
+    assert here["compile"]["median_ms"] == pytest.approx(0.060)
+    assert here["compile"]["wall_median_ms"] == pytest.approx(0.060 * 0.132 / 0.110)
+    assert here["compile_device"]["median_ms"] == pytest.approx(0.036)
+    assert here["compile_device"]["host_median_ms"] == pytest.approx(0.03 * 0.9)
+    result = {"device": "cuda:0", "notes": []}
+    verdict.decide(result, {}, {"timings": here}, {"results": {"trial0": {"ok": True}}}, [], None, EvalOptions())
+    assert result["speedup_vs_compile"] == pytest.approx(result["speedup_vs_eager"] / 2)
+    # What this worker timed itself is never replaced; with no eager timing there is no base.
+    own = {"eager": _timed(0.1).to_dict(), "compile": _timed(0.07).to_dict()}
+    assert verdict.borrow_compile(own, there) is None and own["compile"]["median_ms"] == 0.07
+    assert verdict.borrow_compile({"candidate": _timed(0.1).to_dict()}, there) is None
 
 
 def _verdict_of(timings):
     result = {"device": "cuda:0", "notes": []}
     judged = {"results": {"trial0": {"ok": True}}}
-    api._verdict(result, {}, {"timings": {k: v.to_dict() for k, v in timings.items()}}, judged, [], None,
-                 api.EvalOptions())
+    verdict.decide(result, {}, {"timings": {k: v.to_dict() for k, v in timings.items()}}, judged, [], None,
+                 EvalOptions())
     return result
 
 
@@ -732,9 +756,9 @@ FP32_EAGER, FP32_HONEST, TF32, BF16 = 1.5e-6, 3.2e-6, 2.9e-4, 2.3e-3
     ("medium", 16 * BF16, BF16, False),          # float8 (4 mantissa bits)
 ])
 def test_precision_contract_on_float32_outputs(precision, cand, eager, ok):
-    check = api.precision_check(cand, eager, ["float32"], precision)
+    check = verdict.precision_check(cand, eager, ["float32"], precision)
     assert (check["flag"] is None) == ok, check
-    assert check["allowed"] == api.PRECISION_RATIO[precision]
+    assert check["allowed"] == verdict.PRECISION_RATIO[precision]
     if not ok:
         assert check["flag"] == "reduced_precision"
         assert check["why"].startswith("computes below the requested precision '%s': error " % precision)
@@ -742,15 +766,15 @@ def test_precision_contract_on_float32_outputs(precision, cand, eager, ok):
 
 
 def test_precision_contract_reason_names_what_the_error_is_measured_against():
-    why = api.precision_check(3.1e-4, 1.02e-6, ["float32"], "highest")["why"]
+    why = verdict.precision_check(3.1e-4, 1.02e-6, ["float32"], "highest")["why"]
     assert why == ("computes below the requested precision 'highest': error 3.1e-4 vs float64 is 304x "
                    "eager's (allowed 16x for 'highest')")
-    why = api.precision_check(2.1e-3, 1.7e-8, ["float32"], "high")["why"]
+    why = verdict.precision_check(2.1e-3, 1.7e-8, ["float32"], "high")["why"]
     assert "is 4.3x the TF32 unit roundoff 4.9e-4 (eager's error, 1.7e-8, is below it)" in why
     # Eager exact (a copy, a scale by two): the float32 unit roundoff is what is compared.
-    check = api.precision_check(1e-8, 0.0, ["float32"], "highest")
+    check = verdict.precision_check(1e-8, 0.0, ["float32"], "highest")
     assert check["ratio"] == pytest.approx(1e-8 / 2.0**-24) and check["flag"] is None
-    assert api.precision_check(0.0, 0.0, ["float32"], "highest")["ratio"] == 0.0
+    assert verdict.precision_check(0.0, 0.0, ["float32"], "highest")["ratio"] == 0.0
 
 
 def test_precision_contract_on_half_precision_outputs():
@@ -758,26 +782,26 @@ def test_precision_contract_on_half_precision_outputs():
     matmul precision: that precision governs float32 alone, and their eager reference is low
     precision already (honest candidates: 0.43-0.75 of the floor)."""
     for precision in ("highest", "high", "medium"):
-        assert api.precision_bound(["float16"], precision) == (2.0**-11, "float16 unit roundoff", 4.0)
-        assert api.precision_bound(["bfloat16", "int64"], precision) == (2.0**-8, "bfloat16 unit roundoff", 4.0)
+        assert verdict.precision_bound(["float16"], precision) == (2.0**-11, "float16 unit roundoff", 4.0)
+        assert verdict.precision_bound(["bfloat16", "int64"], precision) == (2.0**-8, "bfloat16 unit roundoff", 4.0)
         # A float16 accumulation over 4096 terms (19x) fails; rounding to float16 does not.
-        assert api.precision_check(9.4e-3, 2.1e-4, ["float16"], precision)["flag"] == "reduced_precision"
-        assert api.precision_check(2.1e-4, 2.1e-4, ["float16"], precision)["flag"] is None
-        assert api.precision_check(1.9e-3, 1.8e-3, ["bfloat16"], precision)["flag"] is None
-    assert api.precision_bound(["float64"], "medium") == (2.0**-53, "float64 unit roundoff", 16.0)
-    assert api.precision_bound(["int64"], "high") == (2.0**-11, "TF32 unit roundoff", 2.0)
-    assert api.precision_bound(["float32", "float16"], "high")[2] == 2.0
+        assert verdict.precision_check(9.4e-3, 2.1e-4, ["float16"], precision)["flag"] == "reduced_precision"
+        assert verdict.precision_check(2.1e-4, 2.1e-4, ["float16"], precision)["flag"] is None
+        assert verdict.precision_check(1.9e-3, 1.8e-3, ["bfloat16"], precision)["flag"] is None
+    assert verdict.precision_bound(["float64"], "medium") == (2.0**-53, "float64 unit roundoff", 16.0)
+    assert verdict.precision_bound(["int64"], "high") == (2.0**-11, "TF32 unit roundoff", 2.0)
+    assert verdict.precision_bound(["float32", "float16"], "high")[2] == 2.0
     with pytest.raises(ValueError):
-        api.precision_bound(["float32"], "low")
+        verdict.precision_bound(["float32"], "low")
 
 
 def test_max_error_ratio_replaces_the_precision_default():
-    check = api.precision_check(3.1e-4, 1.02e-6, ["float32"], "highest", max_error_ratio=1000.0)
+    check = verdict.precision_check(3.1e-4, 1.02e-6, ["float32"], "highest", max_error_ratio=1000.0)
     assert check["flag"] is None and check["allowed"] == 1000.0
     assert "above the 16x that precision 'highest' allows; passed under max_error_ratio 1000" in check["note"]
-    check = api.precision_check(FP32_HONEST, FP32_EAGER, ["float32"], "highest", max_error_ratio=1.5)
+    check = verdict.precision_check(FP32_HONEST, FP32_EAGER, ["float32"], "highest", max_error_ratio=1.5)
     assert check["flag"] == "exceeds_error_ratio" and "(allowed 1.5x by max_error_ratio)" in check["why"]
-    assert api.precision_check(FP32_HONEST, FP32_EAGER, ["float32"], "highest", 4.0)["note"] is None
+    assert verdict.precision_check(FP32_HONEST, FP32_EAGER, ["float32"], "highest", 4.0)["note"] is None
 
 
 def test_recorded_evaluations_keep_their_side_of_the_bounds():
@@ -806,8 +830,8 @@ def _precision_verdict(cand_rel, eager_rel, precision, speedup, ok=True, **optio
     result = {"device": "cuda:0", "notes": []}
     prepared = {"fp64": "float64 on cuda", "output_dtypes": ["float32"], "float32_matmul_precision": precision}
     timings = {"eager": _timed(0.060 * speedup), "candidate": _timed(0.060)}
-    api._verdict(result, prepared, {"timings": {k: v.to_dict() for k, v in timings.items()}},
-                 _judged(cand_rel, eager_rel, ok), [], None, api.EvalOptions(**options))
+    verdict.decide(result, prepared, {"timings": {k: v.to_dict() for k, v in timings.items()}},
+                 _judged(cand_rel, eager_rel, ok), [], None, EvalOptions(**options))
     return result
 
 

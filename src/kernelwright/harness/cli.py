@@ -82,6 +82,9 @@ def add_eval_options(p):
     p.add_argument("--no-redraw-inputs", action="store_true",
                    help="pass the input sets to the candidate worker even when get_inputs() "
                         "reproduces them from their seeds")
+    p.add_argument("--no-share", action="store_true",
+                   help="in a suite, give every candidate a judge and a torch.compile timing of its own "
+                        "(by default each problem's are computed once per GPU and shared by its candidates)")
     p.add_argument("--quiet", action="store_true",
                    help="print nothing; the exit status (and --json) gives the verdict")
 
@@ -99,7 +102,7 @@ def options_from_args(args, env=None):
                        atol=args.atol, rtol=args.rtol, timing_budget_s=args.timing_budget,
                        keep_workdir=args.keep_workdir,
                        device_exchange=not args.no_device_exchange,
-                       redraw_inputs=not args.no_redraw_inputs, env=env)
+                       redraw_inputs=not args.no_redraw_inputs, share=not args.no_share, env=env)
 
 
 def cpu_fallback(args, console, what):

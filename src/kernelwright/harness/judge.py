@@ -47,12 +47,13 @@ class _Judge(References):
         self.redraw, self.recipes, self.drawn = False, {}, {}
         self.draw_key = None
         self.drew_on_host = False
+        self.shared = False
 
     def prepare(self):
         torch, inputs, job, chan = self.torch, self.inputs, self.job, self.chan
         chan.phase("reference setup")
         inputs.seed_everything(job["init_seed"])
-        init_inputs = list(self.get_init_inputs())
+        init_inputs = self.init_inputs = list(self.get_init_inputs())
         misfit = self._misfit(init_inputs)
         if misfit:
             chan.send(event=Event.PREPARED, does_not_fit=misfit, **environment(torch, self.device))
@@ -65,7 +66,7 @@ class _Judge(References):
         seeds = job["trial_seeds"]
         first = self._draw(seeds[0])
         self.redraw = self._redrawable(first, seeds[0])
-        per_set = max(1, inputs.nbytes(first))
+        per_set = self.per_set = max(1, inputs.nbytes(first))
         # Very large problems: a bounded number of sets keeps the time and exchange space in
         # check.  Memory does not depend on the count: sets are made, run and written one
         # at a time.
@@ -128,23 +129,44 @@ class _Judge(References):
             notes.append("float64 reference kept on the host (no room for it on the device beside the eager "
                          "output and the candidate's) and compared on the device a chunk at a time")
 
+        self.state, self.notes = state, notes
+        # A judge a suite shares among a problem's candidates (session.ProblemJudge) starts each
+        # from the state it had here, as a judge of their own would.
+        self.shared = bool(job.get("shared")) and self.redraw
+        if self.shared:
+            self.snapshot = [(m, {k: v.detach().cpu().clone() for k, v in m.state_dict().items()})
+                             for m in (self.model, self.model64) if m is not None]
+        self._offer()
+        return True
+
+    def _offer(self):
+        """Write the setup for a candidate worker and say the judge is ready for it."""
+        torch = self.torch
         redraw = None
         if self.redraw:
             redraw = {"key": self.draw_key,
                       "sets": {name: list(self.recipes[name]) + [self.drawn[name]] for name, _ in self.sets}}
-        setup_path = self.exchange.save({"state_dict": state, "init_inputs": init_inputs,
+        setup_path = self.exchange.save({"state_dict": self.state, "init_inputs": self.init_inputs,
                                          "sets": [(name, self.paths[name]) for name, _ in self.sets],
                                          "redraw": redraw},
                                         "setup.pt", self.dirs)
-        chan.send(event=Event.PREPARED, path=setup_path, sets=[n for n, _ in self.sets], dropped=self.dropped,
-                  fp64=self.fp64_where, fp64_note=self.fp64_note, notes=notes,
-                  reference_mutates_inputs=self.ref_mutates, reference_aliases_inputs=self.ref_aliases,
-                  output_dtypes=sorted(self.out_dtypes), output_types=sorted(self.out_types),
-                  input_bytes=per_set, work=self.work,
-                  handle_budget=self.handle_budget(), sets_by_handle=len(self.fingerprints),
-                  sets_redrawn=len(self.drawn),
-                  **environment(torch, self.device))
-        return True
+        self.chan.send(event=Event.PREPARED, path=setup_path, sets=[n for n, _ in self.sets], dropped=self.dropped,
+                       fp64=self.fp64_where, fp64_note=self.fp64_note, notes=self.notes,
+                       reference_mutates_inputs=self.ref_mutates, reference_aliases_inputs=self.ref_aliases,
+                       output_dtypes=sorted(self.out_dtypes), output_types=sorted(self.out_types),
+                       input_bytes=self.per_set, work=self.work,
+                       handle_budget=self.handle_budget(), sets_by_handle=len(self.fingerprints),
+                       sets_redrawn=len(self.drawn), shareable=self.shared,
+                       **environment(torch, self.device))
+
+    def next_candidate(self, arg):
+        """Serve the next candidate of a suite: its own exchange directories, the model as it
+        was after preparing, the references kept since."""
+        self.dirs = json.loads(arg)["exchange_dirs"]
+        self.tampered = None
+        for model, state in self.snapshot:
+            model.load_state_dict(state)
+        self._offer()
 
     def _misfit(self, init_inputs):
         """Why the problem cannot be evaluated in the memory here (see fit.py), or None; the sizes
@@ -321,9 +343,11 @@ class _Judge(References):
         for name, _ in self.sets:
             if name not in self.timing_names:
                 self._done_with(self.paths[name])
-        # Kept references served this comparison only; the re-checks compute their own.
-        self.expected.clear()
-        self.on_host.clear()
+        # Kept references served this comparison only (the re-checks compute their own), unless
+        # the next candidate of a suite is judged on them too.
+        if not self.shared:
+            self.expected.clear()
+            self.on_host.clear()
         release(torch, self.device)
         self.chan.send(event=Event.JUDGED, results=results)
 
@@ -388,5 +412,7 @@ def run(job, chan):
             judge.judge(arg)
         elif cmd == Command.RECHECK:
             judge.recheck(arg)
+        elif cmd == Command.NEXT and judge.shared:
+            judge.next_candidate(arg)
         elif cmd == Command.EXIT:
             return

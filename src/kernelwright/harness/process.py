@@ -15,7 +15,7 @@ import threading
 import time
 
 from kernelwright.harness import proctree
-from kernelwright.harness.protocol import PARENT_ENV, Event
+from kernelwright.harness.protocol import PARENT_ENV, Command, Event
 
 LOG_LIMIT_BYTES = 256 << 20
 
@@ -66,6 +66,17 @@ _WAITING_EVENTS = (Event.READY, Event.PREPARED, Event.BUILT, Event.JUDGED, Event
 _IDLE_EVENTS = _WAITING_EVENTS + (Event.OUTPUTS, Event.RESULT)
 
 
+def worker_env(env=None):
+    """The environment a worker runs in: ``env`` (or this process's) and what every worker needs."""
+    full_env = dict(os.environ if env is None else env)
+    full_env["PYTHONPATH"] = os.pathsep.join(
+        [_package_root()] + [p for p in full_env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    full_env["PYTHONUNBUFFERED"] = "1"
+    full_env[PARENT_ENV] = str(os.getpid())
+    full_env.setdefault("PYTHONFAULTHANDLER", "1")
+    return full_env
+
+
 class WorkerFailure(Exception):
     """A worker died, hung, ran out of memory or reported an exception."""
 
@@ -84,27 +95,21 @@ class Worker:
     """One worker process and the pipe it reports on."""
 
     def __init__(self, name, job, workdir, env=None, memory_limit_mb=None, build_timeout=None, timeout=None):
+        """Start worker ``name`` on ``job`` in ``workdir``; with ``job`` None, a spare that
+        imports its role and waits for :meth:`take`."""
         self.name = name
         self.memory_limit_mb = memory_limit_mb
         self.build_timeout = build_timeout
         self.timeout = timeout
         self.events = []
         os.makedirs(workdir, exist_ok=True)
-        job_path = os.path.join(workdir, "%s.job.json" % name)
-        with open(job_path, "w") as f:
-            json.dump(job, f)
         self.log_path = os.path.join(workdir, "%s.log" % name)
         self._log = open(self.log_path, "wb")
-        full_env = dict(os.environ if env is None else env)
-        root = _package_root()
-        full_env["PYTHONPATH"] = os.pathsep.join(
-            [root] + [p for p in full_env.get("PYTHONPATH", "").split(os.pathsep) if p])
-        full_env["PYTHONUNBUFFERED"] = "1"
-        full_env[PARENT_ENV] = str(os.getpid())
-        full_env.setdefault("PYTHONFAULTHANDLER", "1")
+        self.env = full_env = worker_env(env)
         rfd, wfd = os.pipe()
+        args = ["--spare", name] if job is None else [self._write_job(job, workdir)]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kernelwright.harness.worker", job_path, str(wfd)],
+            [sys.executable, "-m", "kernelwright.harness.worker"] + args + [str(wfd)],
             stdin=subprocess.PIPE, stdout=self._log, stderr=subprocess.STDOUT,
             pass_fds=(wfd,), start_new_session=True, env=full_env, cwd=workdir,
         )
@@ -114,15 +119,46 @@ class Worker:
         self._rfd = rfd
         self._buf = b""
         self._eof = False
+        self.peak_rss_mb = 0.0
+        self._left = None
+        self._start_clock()
+
+    def _write_job(self, job, workdir):
+        path = os.path.join(workdir, "%s.job.json" % self.name)
+        with open(path, "w") as f:
+            json.dump(job, f)
+        return path
+
+    def _start_clock(self):
         self.phase = "start-up"
         self.started = time.monotonic()
         # Seconds each phase took, so a report shows where an evaluation's time went.
         self.phase_s = {}
         self._phase_since = self.started
         self._building = True
-        self.set_deadline(build_timeout)
-        self.peak_rss_mb = 0.0
-        self._left = None
+        self.set_deadline(self.build_timeout)
+
+    def take(self, job, workdir):
+        """Give a spare its job; its log moves to ``workdir`` and its clocks start now.  Raises
+        WorkerFailure where the spare died while it waited."""
+        self.check()
+        old = self.log_path
+        os.makedirs(workdir, exist_ok=True)
+        self.log_path = os.path.join(workdir, "%s.log" % self.name)
+        self.send("%s %s" % (Command.TAKE, json.dumps({"job": self._write_job(job, workdir), "log": self.log_path})))
+        self._start_clock()
+        if old != self.log_path:
+            self._log.close()
+            self._log = open(self.log_path, "ab")
+            try:
+                os.remove(old)
+            except OSError:
+                pass
+
+    def reset_phases(self):
+        """Count phases afresh: a shared judge reports each candidate's share alone."""
+        self._close_phase()
+        self.phase_s = {}
 
     def set_deadline(self, seconds):
         self.deadline = None if seconds is None else time.monotonic() + seconds

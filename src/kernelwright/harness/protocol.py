@@ -1,4 +1,4 @@
-"""The names the parent and the worker processes exchange (see worker.py and api.py).
+"""The names the parent and the worker processes exchange (see worker.py and session.py).
 
 Both sides import them from here, so that a name misspelt on one side fails as an
 AttributeError rather than as a worker that waits forever.  Nothing here imports torch:
@@ -29,6 +29,8 @@ class Command:
     JUDGE = "judge"        # judge: compare the candidate's outputs
     RECHECK = "recheck"    # judge: compare the re-checked timed outputs
     EXIT = "exit"          # judge: done
+    NEXT = "next"          # judge shared in a suite: serve the next candidate
+    TAKE = "take"          # spare worker: here is your job
 
 
 class Event:

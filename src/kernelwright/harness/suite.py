@@ -6,22 +6,27 @@ Suite layouts (both may be used in one directory):
     DIR/<task>/candidate*.py        DIR/candidates/<task>*.py   (<task>, then _ - . or end)
     DIR/<task>/candidates/*.py      DIR/candidates/<task>/*.py
 
-Order of work: first every pending candidate is imported in its own build worker, in
-parallel on the CPU cores, each with its own TORCH_EXTENSIONS_DIR (OUT/build/<id>), so
-``load_inline`` builds run side by side; then the evaluations run, one worker per
-visible GPU (one at a time on the CPU), reusing those builds.  Each result is appended
-to OUT/results.jsonl as soon as it is known; a rerun skips every id already there.
+Order of work: every pending candidate is imported in its own build worker, in parallel
+on the CPU cores, each with its own TORCH_EXTENSIONS_DIR (OUT/build/<id>), so
+``load_inline`` builds run side by side; the evaluations run meanwhile, one worker per
+visible GPU (one at a time on the CPU), each on a pair whose build is done, reusing it.
+Each GPU takes the next candidate of the problem it is on while there is one, so that the
+problem's judge and torch.compile timing serve them all (session.py; ``share=False``
+gives each its own).
+Each result is appended to OUT/results.jsonl as soon as it is known; a rerun skips every
+id already there.
 """
 
 import json
 import os
 import re
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
-from kernelwright.harness.api import EvalOptions, evaluate, sanitize
+from kernelwright.harness.api import EvalOptions
 from kernelwright.harness.process import Worker, WorkerFailure, kill_all
 from kernelwright.harness.protocol import Event, Role
+from kernelwright.harness.session import ProblemJudge, Spares, evaluate_with, sanitize
 
 RESULTS = "results.jsonl"
 
@@ -146,13 +151,15 @@ def build_pair(pair, out_dir, opts):
         w.close()
 
 
-def evaluate_pair(pair, out_dir, opts, env=None):
+def evaluate_pair(pair, out_dir, opts, env=None, judge=None, spares=None):
     """The record of one pair, evaluated with the build that :func:`build_pair` left in
-    ``out_dir``; ``env`` replaces ``opts.env`` for the workers."""
+    ``out_dir``; ``env`` replaces ``opts.env`` for the workers; ``judge`` and ``spares`` as
+    the GPU's loop shares them (session.py)."""
     pid, problem, cand = pair
-    res = evaluate(problem, cand, opts, env=opts.env if env is None else env,
-                   build_dir=os.path.join(out_dir, "build", safe_name(pid)),
-                   workdir=os.path.join(out_dir, "work", safe_name(pid)))
+    opts = EvalOptions.make(opts, env=opts.env if env is None else env,
+                            build_dir=os.path.join(out_dir, "build", safe_name(pid)),
+                            workdir=os.path.join(out_dir, "work", safe_name(pid)))
+    res = evaluate_with(problem, cand, opts, judge, spares)
     res["id"] = pid
     return res
 
@@ -181,42 +188,83 @@ def _map_cancellable(fn, items, n, cancel):
         pool.shutdown(wait=True)
 
 
-def _evaluate_pending(pending, out_dir, opts, jobs, sink, build_first):
-    """Builds on ``jobs`` threads (where ``build_first``), then evaluations, one worker per
-    visible GPU."""
-    cancel = threading.Event()
-    built = pending
-    if build_first and pending:
-        n = jobs or os.cpu_count() or 1
-        failures = _map_cancellable(
-            lambda p: None if cancel.is_set() else build_pair(p, out_dir, opts), pending, n, cancel)
-        built = []
-        for pair, fail in zip(pending, failures):
-            if fail is not None:
-                sink.add(fail)
-            else:
-                built.append(pair)
+def _next_pair(queue, qlock, builds, judge, cancel):
+    """The pair a GPU evaluates next, taken off ``queue``: a built candidate of the problem its
+    judge serves, else any built one, else (waiting for the next build to end) the same again;
+    None when nothing is left.  Candidates that need no build so start the evaluations at once,
+    and a problem's judge serves its candidates in a row."""
+    while not cancel.is_set():
+        with qlock:
+            if not queue:
+                return None
+            done = [i for i, p in enumerate(queue) if p[0] not in builds or builds[p[0]].done()]
+            same = [i for i in done if judge is not None and os.path.abspath(queue[i][1]) == judge.problem]
+            if same or done:
+                return queue.pop((same or done)[0])
+            waiting = [builds[p[0]] for p in queue]
+        wait(waiting, timeout=1.0, return_when=FIRST_COMPLETED)
+    return None
 
+
+def _evaluate_pending(pending, out_dir, opts, jobs, sink, build_first):
+    """Builds on ``jobs`` threads (where ``build_first``) and evaluations, one worker per
+    visible GPU, at once: a GPU takes a pair once its build is done, so the evaluations start
+    with the first build rather than the last.  By default the builds leave two cores per GPU
+    to its evaluation (the candidate worker, and the next one starting beside it)."""
+    cancel = threading.Event()
     gpus = visible_gpus() if opts.device in ("auto", "cuda") else []
     slots = [{"CUDA_VISIBLE_DEVICES": g} for g in gpus] or [{}]
-    queue = list(built)
+    builds = {}
+    pool = None
+    if build_first and pending:
+        n = jobs or max(1, (os.cpu_count() or 1) - 2 * len(slots))
+        pool = ThreadPoolExecutor(max_workers=n)
+        for pair in pending:
+            builds[pair[0]] = pool.submit(lambda p: None if cancel.is_set() else build_pair(p, out_dir, opts), pair)
+    queue = list(pending)
     qlock = threading.Lock()
 
     def slot_loop(slot_env):
-        while not cancel.is_set():
-            with qlock:
-                if not queue:
+        env = dict(opts.env or {})
+        env.update(slot_env)
+        name = "gpu%s" % slot_env["CUDA_VISIBLE_DEVICES"] if slot_env else "host"
+        judges = {}
+        judge, spares = None, Spares(os.path.join(out_dir, "work", "_spares-" + safe_name(name)),
+                                     EvalOptions.make(opts, env=env)) if opts.share else None
+        try:
+            while not cancel.is_set():
+                pair = _next_pair(queue, qlock, builds, judge, cancel)
+                if pair is None:
                     return
-                pid, problem, cand = queue.pop(0)
-            env = dict(opts.env or {})
-            env.update(slot_env)
-            res = evaluate_pair((pid, problem, cand), out_dir, opts, env)
-            if slot_env:
-                res["gpu"] = slot_env["CUDA_VISIBLE_DEVICES"]
-            if not cancel.is_set():  # a worker killed by the interruption is no verdict
-                sink.add(res)
+                pid, problem, cand = pair
+                failed = builds[pid].result() if pid in builds else None
+                if failed is not None:
+                    if not cancel.is_set():  # a build killed by the interruption is no verdict
+                        sink.add(failed)
+                    continue
+                if opts.share and (judge is None or judge.problem != os.path.abspath(problem)):
+                    if judge is not None:
+                        judge.retire()
+                    # A problem this GPU served before keeps its seeds and what was measured for it.
+                    judge = judges.get(os.path.abspath(problem)) or ProblemJudge(problem, opts, os.path.join(
+                        out_dir, "work", "_judge-%s-%s" % (safe_name(pid.split("/")[0]), safe_name(name))), shared=True)
+                    judges[judge.problem] = judge
+                res = evaluate_pair((pid, problem, cand), out_dir, opts, env, judge, spares)
+                if slot_env:
+                    res["gpu"] = slot_env["CUDA_VISIBLE_DEVICES"]
+                if not cancel.is_set():  # a worker killed by the interruption is no verdict
+                    sink.add(res)
+        finally:
+            if judge is not None:
+                judge.retire()
+            if spares is not None:
+                spares.close()
 
-    _map_cancellable(slot_loop, slots, len(slots), cancel)
+    try:
+        _map_cancellable(slot_loop, slots, len(slots), cancel)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def evaluate_suite(suite_dir, out_dir=None, options=None, jobs=None, on_result=None,

@@ -1,6 +1,7 @@
 """Worker processes: the only places where problem and candidate code ever run.
 
     python -m kernelwright.harness.worker JOB.json MESSAGE_FD
+    python -m kernelwright.harness.worker --spare ROLE MESSAGE_FD
 
 Three roles, chosen by the job file, each in a module of its own:
 
@@ -11,7 +12,9 @@ Three roles, chosen by the job file, each in a module of its own:
 ``build``      (build.py) imports the candidate only, so that its extensions get compiled.
 
 Messages to the parent are JSON lines on MESSAGE_FD (names in protocol.py); stdout and
-stderr go to a log file.
+stderr go to a log file.  A spare worker (``--spare``) imports its role and waits for a
+``take`` line naming its job and log: a suite starts the next candidate's worker while the
+current one runs, so that its imports are not on anybody's clock.
 """
 
 import faulthandler
@@ -21,7 +24,7 @@ import sys
 
 from kernelwright.harness import proctree
 from kernelwright.harness.plumbing import Channel, failure
-from kernelwright.harness.protocol import PARENT_ENV, PRECISION_ENV, Event, Role
+from kernelwright.harness.protocol import PARENT_ENV, PRECISION_ENV, Command, Event, Role, parse_command
 
 
 def _role(name):
@@ -52,18 +55,49 @@ def _apply_precision():
     precision.apply(os.environ.get(PRECISION_ENV) or torch.get_float32_matmul_precision())
 
 
+def _take():
+    """A spare worker's job, once the parent gives it one (None: it was not needed): its
+    output goes to the job's log from here on, it runs in the job's directory and with the
+    job's additions to the environment."""
+    cmd, arg = parse_command(sys.stdin.readline())
+    if cmd != Command.TAKE:
+        return None
+    given = json.loads(arg)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    fd = os.open(given["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    with open(given["job"]) as f:
+        job = json.load(f)
+    os.environ.update(job.get("environ") or {})
+    os.chdir(job["workdir"])
+    return job
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if os.environ.get(PARENT_ENV):
         proctree.die_with_parent(int(os.environ[PARENT_ENV]))
-    with open(argv[0]) as f:
-        job = json.load(f)
-    chan = Channel(int(argv[1]))
+    spare = argv[0] == "--spare"
+    if spare:
+        job, role, fd = None, argv[1], argv[2]
+    else:
+        with open(argv[0]) as f:
+            job = json.load(f)
+        role, fd = job["role"], argv[1]
+    chan = Channel(int(fd))
     faulthandler.enable()
     proctree.adopt_orphans()
     try:
         _apply_precision()
-        _role(job["role"]).run(job, chan)
+        module = _role(role)
+        if spare:
+            module.warm()
+            job = _take()
+        if job is not None:
+            module.run(job, chan)
     except BaseException as exc:  # SystemExit from candidate code is a failure too
         chan.send(event=Event.FAILED, **failure(exc))
         proctree.kill_descendants(os.getpid())
