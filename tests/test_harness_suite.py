@@ -167,8 +167,17 @@ def test_a_problems_judge_serves_each_of_its_candidates_as_its_own_would(tmp_pat
         # Reference trials: once for the problem when shared, for every judged candidate if not.
         prepared = [i for i, r in recs.items() if "reference trials" in r["phase_s"].get("judge", {})]
         assert len(prepared) == (1 if share else len(order))
+        # Shared, every candidate but the first ran in a worker started ahead, given its job
+        # (and its build directory) when its turn came; its log moved to its own directory.
+        taken = 0
         for i, r in recs.items():
-            assert os.path.getsize(os.path.join(str(tmp_path / ("out_%s" % share)), "work",
-                                                i.replace("/", "__"), "candidate.log")) >= 0
+            work = os.path.join(str(tmp_path / ("out_%s" % share)), "work", i.replace("/", "__"))
+            assert os.path.isfile(os.path.join(work, "candidate.log"))
+            with open(os.path.join(work, "candidate.job.json")) as f:
+                environ = json.load(f).get("environ")
+            if environ is not None:
+                taken += 1
+                assert environ["TORCH_EXTENSIONS_DIR"].endswith(os.path.join("build", i.replace("/", "__")))
             if r["verdict"] == "pass":
                 assert r["correctness"]["sets"] and r["error_vs_fp64"]["rel_l2"] < 1e-6
+        assert taken == (len(order) - 1 if share else 0)
