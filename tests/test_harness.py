@@ -142,6 +142,7 @@ def test_wrong_candidate_fails():
     ("syntax_error", "error", "SyntaxError"),
     ("missing_modelnew", "error", "does not define ModelNew"),
     ("wrong_signature", "error", "TypeError"),
+    ("shrinks_weight", "error", "changed shape since setup: scale [3, 5] -> [0, 5]"),
 ])
 def test_broken_candidates_give_verdicts(cand, verdict, words):
     r = run("elu", cand)

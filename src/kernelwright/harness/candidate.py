@@ -58,6 +58,18 @@ def _share_weights(torch, cand, state):
     }
 
 
+def _tensor_shapes(model):
+    """{name: shape} of a module's parameters and buffers ({} for anything else)."""
+    if not isinstance(model, torch.nn.Module):
+        return {}
+    return {k: tuple(v.shape) for k, v in list(model.named_parameters()) + list(model.named_buffers())}
+
+
+def _shape_changes(before, after):
+    return ["%s %s -> %s" % (k, list(before[k]), list(after[k]) if k in after else "gone")
+            for k in before if after.get(k) != before[k]]
+
+
 class _Candidate(CandidateTiming):
     def __init__(self, job, chan):
         self.torch, self.timing, self.anticheat, self.exchange = torch, timing, anticheat, exchange
@@ -128,6 +140,7 @@ class _Candidate(CandidateTiming):
         if isinstance(self.cand, torch.nn.Module):
             self.cand = self.cand.to(self.device)
         self.weights = _share_weights(torch, self.cand, data["state_dict"])
+        self.shapes_at_setup = _tensor_shapes(self.cand)
         # Input sets are drawn again from their seeds, or stay in their files, and are made
         # one at a time.
         self.sets = [(name, p) for name, p in data["sets"]]
@@ -298,7 +311,16 @@ def run(job, chan):
         c.holder.budget = int(go.get("handle_budget") or 0)
     c.setup(go["inputs"])
     c.output_types = set(go.get("reference_output_types") or ["torch.Tensor"])
-    out_paths = c.correctness(go["reference_mutates_inputs"], go["reference_aliases_inputs"])
+    try:
+        out_paths = c.correctness(go["reference_mutates_inputs"], go["reference_aliases_inputs"])
+    except Exception as exc:
+        # Said with the error: a weight that changed shape after setup is a lead that the
+        # traceback alone does not give.
+        changed = _shape_changes(c.shapes_at_setup, _tensor_shapes(c.cand))
+        if changed:
+            raise RuntimeError("%s: %s (ModelNew's tensors changed shape since setup: %s)"
+                               % (type(exc).__name__, exc, "; ".join(changed[:4]))) from exc
+        raise
     # The judge compares them (and deletes what only it needed) before anything else runs.
     chan.send(event=Event.OUTPUTS, outputs=out_paths)
     if sys.stdin.readline().strip() != Command.CONTINUE:

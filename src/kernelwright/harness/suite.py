@@ -23,6 +23,7 @@ import re
 import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
+from kernelwright.harness import report
 from kernelwright.harness.api import EvalOptions
 from kernelwright.harness.process import Worker, WorkerFailure, kill_all
 from kernelwright.harness.protocol import Event, Role
@@ -279,8 +280,6 @@ def evaluate_suite(suite_dir, out_dir=None, options=None, jobs=None, on_result=N
     :func:`kernelwright.harness.report.summarize`, with ``results`` (every record, old and
     new) and the paths written.
     """
-    from kernelwright.harness import report
-
     opts = EvalOptions.make(options, **overrides)
     suite_dir = os.path.abspath(suite_dir)
     if not os.path.isdir(suite_dir):
