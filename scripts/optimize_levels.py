@@ -11,19 +11,10 @@ each level's speedups to PREFIX_<level>.png.
 """
 
 import argparse
-import json
 import os
 
 from kernelwright.harness.report import plot, summarize
-from kernelwright.optimize.report import last_per_problem, rel_l2, times
-
-
-def latest_records(paths):
-    records = []
-    for path in paths:
-        with open(path) as f:
-            records += [json.loads(line) for line in f if line.strip()]
-    return last_per_problem(records)
+from kernelwright.optimize.report import latest_records, rel_l2, times
 
 
 def level_section(level, names, latest):

@@ -2,22 +2,15 @@
 the suite writes it to summary.md: fast_p, geometric means, a line per problem. A problem in
 several files (a rerun in another folder) counts once, as its last record."""
 
-import json
 import sys
 
 from kernelwright.harness.report import summarize
-from kernelwright.optimize.report import last_per_problem, suite_markdown
+from kernelwright.optimize.report import latest_records, suite_markdown
 
 
 def main(paths):
-    records = []
-    for path in paths:
-        try:
-            with open(path) as f:
-                records += [json.loads(line) for line in f if line.strip()]
-        except OSError:
-            continue
-    records = list(last_per_problem(records).values())
+    # Missing files are skipped: an unmatched shell glob arrives as a literal path.
+    records = list(latest_records(paths, missing_ok=True).values())
     if records:
         print(suite_markdown(records, summarize(records)))
 

@@ -121,6 +121,18 @@ def write(record, directory, stem):
         f.write(markdown(record))
 
 
+def latest_records(paths, missing_ok=False):
+    """{problem: its last record} over the results files ``paths`` (JSONL), read in order; a
+    file that is not there is skipped where ``missing_ok``."""
+    records = []
+    for path in paths:
+        if missing_ok and not os.path.exists(path):
+            continue
+        with open(path) as f:
+            records += [json.loads(line) for line in f if line.strip()]
+    return last_per_problem(records)
+
+
 def last_per_problem(records):
     """{problem: its last record}, in the order of last appearance: a problem optimized again
     (a rerun, another folder) counts once, as measured last. The first runs named level-1
