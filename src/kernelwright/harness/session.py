@@ -52,13 +52,16 @@ def sanitize(obj):
     return obj
 
 
-def workers_env(opts):
+def evaluation_env(opts):
+    """This process's environment with the evaluation's additions (process.worker_env then adds
+    what every worker needs)."""
     env = dict(os.environ)
     env.update(opts.env or {})
     return env
 
 
 def worker_limits(opts):
+    """The time and memory limits every worker of an evaluation runs under."""
     return dict(memory_limit_mb=opts.memory_limit_mb or default_memory_limit_mb(),
                 build_timeout=opts.build_timeout, timeout=opts.timeout)
 
@@ -134,7 +137,7 @@ class Spares:
     AHEAD = 2
 
     def __init__(self, directory, opts):
-        self.directory, self.env, self.limits = directory, workers_env(opts), worker_limits(opts)
+        self.directory, self.env, self.limits = directory, evaluation_env(opts), worker_limits(opts)
         self.ahead = []
         self.started = 0
 
@@ -204,7 +207,7 @@ def run_evaluation(problem, candidate, opts, judge=None, spares=None):
     own_workdir = opts.workdir is None
     workdir = tempfile.mkdtemp(prefix="kw-eval-") if own_workdir else opts.workdir
     os.makedirs(workdir, exist_ok=True)
-    env = workers_env(opts)
+    env = evaluation_env(opts)
     if opts.build_dir:
         env["TORCH_EXTENSIONS_DIR"] = os.path.abspath(opts.build_dir)
     result["seeds"] = judge.seeds
