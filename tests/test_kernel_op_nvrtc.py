@@ -5,6 +5,7 @@
 
 import importlib
 import os
+import subprocess
 import sys
 
 import pytest
@@ -120,3 +121,24 @@ def test_the_examples_kernels_compile():
                     assert data[:4] == b"\x7fELF"
     finally:
         sys.path.remove(EXAMPLES)
+
+
+def test_compiling_leaves_the_interpreters_shared_bytes_alone(tmp_path):
+    # In a fresh interpreter: a buffer NVRTC wrote into that was CPython's shared one-byte
+    # object turned every byte 0x20 read one at a time into 0 for the rest of the process.
+    script = r"""
+import io, pickle, sys, torch
+from kernelwright.kernel import nvrtc, parse_kernel
+source = sys.argv[1]
+sig = parse_kernel(source, "square_kernel")
+for arch in ("compute_90", "sm_90"):
+    data, meta = nvrtc.binary(source, "square_kernel.cu", sig, torch.float32, None, (), arch)
+    assert meta["log"] == "", meta["log"]
+    assert isinstance(data, bytes) and len(data) > 1
+print(bytes([32])[0], pickle.load(io.BytesIO(pickle.dumps([32, 64], protocol=2))))
+"""
+    env = dict(os.environ, KERNELWRIGHT_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", script, SQUARE], capture_output=True, text=True, env=env,
+                         cwd=os.path.dirname(EXAMPLES), timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["32", "[32,", "64]"]

@@ -169,9 +169,12 @@ def _compile(text, filename, name_expression, options, kernel):
         flags = [o.encode() for o in options] + [f"-I{d}".encode() for d in _include_dirs()]
         (status,) = nvrtc.nvrtcCompileProgram(prog, len(flags), flags)
         size = _check_nvrtc(nvrtc.nvrtcGetProgramLogSize(prog), "nvrtcGetProgramLogSize")
-        log = b" " * size
+        # NVRTC writes into the buffers it is given: they must be mutable. `b" " * 1` is
+        # CPython's shared one-byte object, and an empty log's NUL written into it made every
+        # byte 0x20 that Python later read one at a time a 0 (unpickled ints 32 came out 0).
+        log = bytearray(size)
         nvrtc.nvrtcGetProgramLog(prog, log)
-        log = log.rstrip(b"\x00 ").decode(errors="replace")
+        log = bytes(log).rstrip(b"\x00 ").decode(errors="replace")
         if status != nvrtc.nvrtcResult.NVRTC_SUCCESS:
             line = _error_line(log, filename)
             where = f"{filename}, line {line}" if line else filename
@@ -179,14 +182,14 @@ def _compile(text, filename, name_expression, options, kernel):
         virtual = any(o.startswith(("--gpu-architecture=compute_", "-arch=compute_")) for o in options)
         if virtual:
             size = _check_nvrtc(nvrtc.nvrtcGetPTXSize(prog), "nvrtcGetPTXSize")
-            binary = b" " * size
+            binary = bytearray(size)
             _check_nvrtc(nvrtc.nvrtcGetPTX(prog, binary), "nvrtcGetPTX")
         else:
             size = _check_nvrtc(nvrtc.nvrtcGetCUBINSize(prog), "nvrtcGetCUBINSize")
-            binary = b" " * size
+            binary = bytearray(size)
             _check_nvrtc(nvrtc.nvrtcGetCUBIN(prog, binary), "nvrtcGetCUBIN")
         lowered = _check_nvrtc(nvrtc.nvrtcGetLoweredName(prog, name_expression.encode()), "nvrtcGetLoweredName")
-        return binary, {"lowered": lowered.decode(), "format": "ptx" if virtual else "cubin", "log": log}
+        return bytes(binary), {"lowered": lowered.decode(), "format": "ptx" if virtual else "cubin", "log": log}
     finally:
         nvrtc.nvrtcDestroyProgram(prog)
 
