@@ -222,7 +222,7 @@ def test_launcher_gives_a_cluster_kernel_its_shared_memory():
     spec = p.specs[p.groups[0].id]
     launch = next(v for v in spec.variants if v.template == "cluster rows")
     assert launch.shared > 48 * 1024
-    assert re.search(r"dim3\(%d, %d, %d\), 0, false, %d\);" % (*launch.block, launch.shared),
+    assert re.search(r"dim3\(%d, %d, %d\), %d, false, %d\);" % (*launch.block, launch.workspace, launch.shared),
                      emit_standalone.launcher(spec, launch))
     text = emit.module_source(p, "", "m", {p.groups[0].id: launch}, [])
     assert "shared=%d" % launch.shared in text

@@ -6,7 +6,7 @@ import torch
 import torch.nn.functional as F
 
 from kernelwright.kernel import nvrtc
-from kernelwright.optimize import capture, cluster, dialects, interpret, kernels, plan, runtime, split
+from kernelwright.optimize import capture, cluster, codegen, dialects, interpret, kernels, plan, runtime, split
 
 
 def _reduction_spec(fn, *inputs):
@@ -257,15 +257,32 @@ def test_long_rows_walked_twice_get_a_cluster_that_holds_them_on_chip():
     assert clusters, [v.describe() for v in spec.variants]
     for v in clusters:
         d = dict(v.defines)
-        assert v.grid == (d["CLUSTER"], 300, 1) and v.block == (d["THREADS"], 1, 1) and not v.cooperative
+        # persistent: no more clusters than rows or than the SMs hold; rows taken from a counter
+        assert v.grid[0] == d["CLUSTER"] and 1 <= v.grid[1] <= min(300, codegen.sm_count() // d["CLUSTER"] * (2048 // d["THREADS"]))
+        assert v.block == (d["THREADS"], 1, 1) and not v.cooperative and v.workspace == cluster.WORKSPACE
         assert d["CHUNK"] * (d["CLUSTER"] - 1) < x.shape[1] <= d["CHUNK"] * d["CLUSTER"]
+        assert d["CHUNK"] == d["PIECE"] * cluster.PIECES and d["PIECE"] % 16 == 0
         assert v.shared == -(-d["CHUNK"] * 4 // 16) * 16 <= cluster.SMEM_BUDGET
         source = spec.cuda_source(v)
-        # read from global memory once (the fill), every loop from the copy, partials exchanged
-        assert "kw_fill_row(kw_cache0, in0 + kw_row_base," in source and "in0[" not in source, source
-        assert source.count("KW_ROW_LOAD(0,") == 2 and d["CHUNK"] % 16 == 0, source
-        assert "__cluster_dims__(CLUSTER, 1, 1)" in source and source.count("kw_cluster_sync();") == 2
+        # read from global memory once (bulk copies, or loads where unaligned), every loop
+        # from the copy; the first loop waits for each piece, the last refills it
+        assert "kw_bulk_copy(kw_cache0 + (kw_fb - col_begin), in0 + kw_src," in source and "in0[" not in source
+        assert "const bool kw_bulk = ((reinterpret_cast<unsigned long long>(in0) & 15ull) == 0);" in source
+        assert source.count("KW_ROW_LOAD(0,") == 2 and source.count("kw_mbar_wait(") == 1, source
+        assert source.index("kw_mbar_wait(") < source.index("kw_next_row = kw_cluster_load") < source.rindex(
+            "kw_bulk_copy(")
+        # one barrier to learn the first row, one for the statistics, one before leaving
+        assert "__cluster_dims__(CLUSTER, 1, 1)" in source and source.count("kw_cluster_sync();") == 3
     _compiles(spec, spec.variants)
+
+
+def test_cluster_rows_off_16_bytes_are_filled_by_loads():
+    spec = _reduction_spec(lambda x: torch.softmax(x, -1), torch.randn(40, 30001))
+    clusters = [v for v in spec.variants if v.template == "cluster rows"]
+    assert clusters
+    source = spec.cuda_source(clusters[0])
+    assert "const bool kw_bulk = false;" in source and "kw_fill_row(kw_cache0" in source
+    _compiles(spec, clusters)
 
 
 @pytest.mark.parametrize("case", ["one_loop", "short_rows", "strided"])

@@ -39,6 +39,12 @@ _CASES = {
     "log_softmax_cluster": (lambda x: F.log_softmax(x, -1), lambda: torch.randn(48, 50000) * 4),
     "group_norm_cluster": (lambda x: torch.relu(F.group_norm(x, 4)), lambda: torch.randn(8, 16, 96, 96)),
     "instance_norm_cluster": (lambda x: F.instance_norm(x), lambda: torch.randn(1, 32, 128, 160)),
+    # many rows a cluster (taken from the counter), rows off 16 bytes (filled by loads), and
+    # an input that starts off 16 bytes (checked at run time)
+    "softmax_many_rows_cluster": (lambda x: torch.softmax(x, -1) * 3.0, lambda: torch.randn(3000, 20000) * 2),
+    "log_softmax_odd_cluster": (lambda x: F.log_softmax(x, -1), lambda: torch.randn(37, 30001) * 4),
+    "layer_norm_offset_cluster": (lambda x: F.layer_norm(x, x.shape[-1:]),
+                                  lambda: torch.randn(40 * 32768 + 1)[1:].view(40, 32768) * 2 - 1),
     # split rows with the online pair and with a one-loop variance
     "logsumexp_split": (lambda x: torch.logsumexp(x, 1), lambda: _special_rows(torch.randn(6, 3 * split.MIN_COLS + 5))),
     "var_split": (lambda x: torch.var(x, dim=1), lambda: torch.randn(3, 40 * split.MIN_COLS) * 0.1 + 100.0),

@@ -161,9 +161,10 @@ def _rows_spec(group, index):
     cached = [(k,) + cluster.storage(arg) for k, arg in enumerate(cem.inputs.values()) if k in cem.row_loads]
     if cluster.applies(clines, sum(size for _, _, size in cached), nrows, ncols, capability()):
         try:
-            other["cluster rows"] = cluster.body(_signature(name, cem, outs, "THREADS"), smem, clines, cstores,
-                                                 ncols, index, cached)
-            variants += cluster.launches(nrows, ncols, [size for _, _, size in cached])
+            other["cluster rows"] = cluster.body(
+                _signature(name, cem, outs, "THREADS", ["unsigned char* __restrict__ kw_ws"]), smem, clines, cstores,
+                nrows, ncols, index, cached)
+            variants += cluster.launches(nrows, ncols, [size for _, _, size in cached], sms)
         except Unsupported:
             pass  # an accumulator the blocks cannot exchange: the rows template reads the row again
     if not variants:

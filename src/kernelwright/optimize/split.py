@@ -102,22 +102,27 @@ class Exchange:
     parts: str
 
 
-def phases(clines, index, exchange):
+def phases(clines, index, exchange, column_loop=None):
     """The row's statements with each column loop over [col_begin, col_end) and, after each
     reducing loop, its partials exchanged and combined in the same order in every block (so
-    that all blocks of the row hold the same value)."""
+    that all blocks of the row hold the same value). ``column_loop(loop, k)``, where given,
+    writes the k-th column loop instead."""
     d = dialects.Cuda(index)
     for seg in clines:
         if isinstance(seg, kernels.Loop):
             for p in seg.reduces:
                 if p.ctype not in _SPLIT_CTYPES:
                     raise Unsupported("a %s accumulator cannot be split across blocks" % p.ctype)
-    lines, slot, phase = [], 0, 0
+    if column_loop is None:
+        def column_loop(seg, k):
+            return accumulate.cuda_column_loop(seg, index, "col_begin + threadIdx.x", "col_end")
+    lines, slot, phase, k = [], 0, 0, 0
     for seg in clines:
         if not isinstance(seg, kernels.Loop):
             lines.append(seg)
             continue
-        lines += accumulate.cuda_column_loop(seg, index, "col_begin + threadIdx.x", "col_end")
+        lines += column_loop(seg, k)
+        k += 1
         if not seg.reduces:
             continue
         phase += 1
