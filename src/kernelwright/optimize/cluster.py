@@ -23,7 +23,7 @@ loads instead, in the same places.
 
 import textwrap
 
-from . import accumulate, dialects, kernels, split
+from . import accumulate, dialects, kernels, split, vectors
 from .ir import Launch, Unsupported
 
 # A block's shared memory for its part of the row: an H100 block may opt in to 227 KB; the
@@ -36,6 +36,7 @@ MIN_ROW_BYTES = 48 * 1024
 _SIZES = (2, 4, 8)  # cluster sizes every Hopper GPU schedules
 _THREADS = (512, 1024)
 PIECES = 8
+_CACHE_LOAD = "kw_load(kw_cache##k[(off) - kw_row_base])"
 # The workspace: the row counter, padded to 16 bytes.
 WORKSPACE = 16
 
@@ -87,10 +88,11 @@ def applies(clines, cached_bytes_per_col, nrows, ncols, capability):
             and cached_bytes_per_col * ncols >= MIN_ROW_BYTES)
 
 
-def launches(nrows, ncols, cached_sizes, sm_count):
+def launches(nrows, ncols, cached_sizes, sm_count, vec=0):
     """The smallest cluster whose blocks' parts fit SMEM_BUDGET, and the next size up (more
     blocks a row, smaller parts), each with 512 and 1024 threads a block, and as many clusters
-    as the device holds at once (each takes rows until none are left)."""
+    as the device holds at once (each takes rows until none are left); VEC columns a thread
+    where ``vec`` allows."""
     fitting = [size for size in _SIZES if _shared_bytes(_chunk(ncols, size), cached_sizes) <= SMEM_BUDGET]
     out = []
     for size in fitting[:2]:
@@ -101,7 +103,7 @@ def launches(nrows, ncols, cached_sizes, sm_count):
             clusters = max(1, min(nrows, sm_count // size * per_sm))
             out.append(Launch((size, clusters, 1), (threads, 1, 1),
                               (("THREADS", threads), ("CLUSTER", size), ("CHUNK", chunk),
-                               ("PIECE", _piece(chunk))),
+                               ("PIECE", _piece(chunk)), ("VEC", max(vec, 1))),
                               shared=shared, workspace=WORKSPACE, template="cluster rows"))
     return out
 
@@ -121,10 +123,12 @@ def _shared_bytes(chunk, cached_sizes):
     return sum(-(-chunk * size // 16) * 16 for size in cached_sizes)
 
 
-def body(signature, smem, clines, cstores, nrows, ncols, index, cached):
+def body(signature, smem, clines, cstores, nrows, ncols, index, cached, vector=None):
     """The kernel's source; ``signature``'s last parameter is the workspace, ``kw_ws``.
     ``cached``: (input index, storage type, element bytes) of each input read at the row's
-    flat offset, held in shared memory."""
+    flat offset, held in shared memory. ``vector``: where VEC columns a thread are possible,
+    ``(aligned, column_loop)``: the condition on the outputs' pointers, and
+    ``column_loop(loop, start, end, source, row_load)`` (vectors.column_loop for this kernel)."""
     loops = [seg for seg in clines if isinstance(seg, kernels.Loop)]
     if not any(seg.reduces for seg in loops[:-1]):
         # The next row is learnt through a cluster barrier before the last loop refills.
@@ -144,6 +148,7 @@ def body(signature, smem, clines, cstores, nrows, ncols, index, cached):
         "const %s col_begin = (%s)blockIdx.x * CHUNK;  // blockIdx.x: the block's rank in its cluster" % (index, index),
         "const %s col_end = col_begin + CHUNK < %d ? col_begin + CHUNK : %d;" % (index, ncols, ncols),
         "const bool kw_bulk = %s;" % bulk,
+        "const bool kw_vectors = %s;" % ("VEC > 1 && %s" % vector[0] if vector else "false"),
         "unsigned int* kw_rows_taken = reinterpret_cast<unsigned int*>(kw_ws);",
         "if (threadIdx.x == 0) {",
         "  for (int p = 0; p < %d; ++p) kw_mbar_init(&kw_mbar[p]);" % PIECES,
@@ -161,12 +166,21 @@ def body(signature, smem, clines, cstores, nrows, ncols, index, cached):
         barrier=lambda phase: "kw_cluster_sync();", parts="CLUSTER")
     last = len(loops) - 1
 
+    def columns(seg, begin, end):
+        """The loop over [begin, end): VEC columns a thread where the pointers allow."""
+        scalar = accumulate.column_for(seg, index, begin + " + threadIdx.x", end)
+        if not vector:
+            return scalar
+        wide = vector[1](seg, begin + " + threadIdx.x * VEC", end,
+                         lambda k: "kw_cache%d + (kw_base - kw_row_base)" % k, _CACHE_LOAD)
+        return ["if (kw_vectors) {"] + ["  " + s for s in wide] + ["} else {"] + ["  " + s for s in scalar] + ["}"]
+
     def column_loop(seg, k):
         if k == 0:
-            return _first_loop(seg, index)
+            return _first_loop(seg, index, columns)
         if k == last:
-            return _last_loop(seg, index, cached, nrows, ncols)
-        return accumulate.cuda_column_loop(seg, index, "col_begin + threadIdx.x", "col_end")
+            return _last_loop(seg, index, cached, nrows, ncols, columns)
+        return accumulate.column_declarations(seg) + columns(seg, "col_begin", "col_end")
 
     row = ["const unsigned int kw_buf = kw_it & 1u;",
            "const %s row = (%s)kw_row;" % (index, index),
@@ -183,9 +197,9 @@ def body(signature, smem, clines, cstores, nrows, ncols, index, cached):
     signature = signature.replace("__global__ void", "__global__ void __cluster_dims__(CLUSTER, 1, 1)", 1)
     statics = ("%s  __shared__ unsigned long long kw_slots[%d];\n  __shared__ unsigned long long kw_mbar[%d];\n"
                "  __shared__ unsigned long long kw_next[2];\n") % (smem, 2 * slots, PIECES)
-    return ("#undef KW_ROW_LOAD\n#define KW_ROW_LOAD(k, off) kw_load(kw_cache##k[(off) - kw_row_base])\n"
-            "%s {\n%s%s\n}\n#undef KW_ROW_LOAD\n#define KW_ROW_LOAD(k, off) kw_load(in##k[off])\n") % (
-        signature, statics, textwrap.indent("\n".join(lines), "  "))
+    return ("#undef KW_ROW_LOAD\n#define KW_ROW_LOAD(k, off) %s\n"
+            "%s {\n%s%s\n}\n#undef KW_ROW_LOAD\n#define KW_ROW_LOAD(k, off) %s\n") % (
+        _CACHE_LOAD, signature, statics, textwrap.indent("\n".join(lines), "  "), vectors.GLOBAL_LOAD)
 
 
 def _piece_bounds(index, piece):
@@ -193,20 +207,20 @@ def _piece_bounds(index, piece):
             "const %s kw_pe = kw_pb + PIECE < col_end ? kw_pb + PIECE : col_end;" % index]
 
 
-def _first_loop(seg, index):
+def _first_loop(seg, index, columns):
     """Each piece as soon as its copy has landed."""
     return accumulate.column_declarations(seg) + [
         "for (int kw_p = 0; kw_p < %d; ++kw_p) {" % PIECES] + ["  " + s for s in _piece_bounds(index, "kw_p") + [
-            "kw_mbar_wait(&kw_mbar[kw_p], kw_it & 1u);"] + accumulate.column_for(seg, index, "kw_pb + threadIdx.x", "kw_pe")
+            "kw_mbar_wait(&kw_mbar[kw_p], kw_it & 1u);"] + columns(seg, "kw_pb", "kw_pe")
     ] + ["}"]
 
 
-def _last_loop(seg, index, cached, nrows, ncols):
+def _last_loop(seg, index, cached, nrows, ncols, columns):
     """Each piece, then, once every thread is done with it, its refill from the next row."""
     return accumulate.column_declarations(seg) + [
         "kw_next_row = kw_cluster_load<long long>(&kw_next[kw_buf], 0);",
         "for (int kw_p = 0; kw_p < %d; ++kw_p) {" % PIECES] + ["  " + s for s in _piece_bounds(index, "kw_p")
-                                                             + accumulate.column_for(seg, index, "kw_pb + threadIdx.x", "kw_pe")
+                                                             + columns(seg, "kw_pb", "kw_pe")
                                                              + ["__syncthreads();",
                                                                 "if (kw_next_row < %d) {" % nrows]
                                                              + ["  " + s for s in _fill(cached, "kw_next_row", "kw_p", ncols)]

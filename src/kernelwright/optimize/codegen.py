@@ -8,7 +8,7 @@ import textwrap
 
 import torch
 
-from . import accumulate, cluster, dialects, kernels, opset, scan, split
+from . import accumulate, cluster, dialects, kernels, opset, scan, split, vectors
 from .emitter import meta, reduction_dims
 from .ir import KernelSpec, Launch, Unsupported
 
@@ -121,8 +121,9 @@ def _rows_spec(group, index):
                    for t in sorted(ctypes))
     if any(accumulate.is_arg(p) for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces):
         smem += "  __shared__ long long kw_smem_idx[32];\n"
-    vec = _row_vector(cem, outs, ncols)
-    body = ["const bool kw_vectors = VEC > 1 && ((%s) & 15ull) == 0;" % _aligned_pointers(cem, outs)] if vec else []
+    vec = vectors.row_vector(cem, outs, ncols)
+    pointers = ["in%d" % k for k in sorted(cem.row_loads)] + ["out%d" % k for k in sorted(cem.row_stores)]
+    body = ["const bool kw_vectors = VEC > 1 && %s;" % vectors.aligned(pointers)] if vec else []
     for seg in clines:
         body += _cuda_segment(seg, index, ncols, cem, outs if vec else None) if isinstance(seg, kernels.Loop) else [seg]
     if cstores:
@@ -161,10 +162,16 @@ def _rows_spec(group, index):
     cached = [(k,) + cluster.storage(arg) for k, arg in enumerate(cem.inputs.values()) if k in cem.row_loads]
     if cluster.applies(clines, sum(size for _, _, size in cached), nrows, ncols, capability()):
         try:
+            wide = None
+            if vec:
+                stored = ["out%d" % k for k in sorted(cem.row_stores)]
+                wide = (vectors.aligned(stored) if stored else "true",
+                        lambda seg, start, end, source, row_load: vectors.column_loop(
+                            seg, index, ncols, cem, outs, start, end, source, row_load))
             other["cluster rows"] = cluster.body(
                 _signature(name, cem, outs, "THREADS", ["unsigned char* __restrict__ kw_ws"]), smem, clines, cstores,
-                nrows, ncols, index, cached)
-            variants += cluster.launches(nrows, ncols, [size for _, _, size in cached], sms)
+                nrows, ncols, index, cached, wide)
+            variants += cluster.launches(nrows, ncols, [size for _, _, size in cached], sms, vec)
         except Unsupported:
             pass  # an accumulator the blocks cannot exchange: the rows template reads the row again
     if not variants:
@@ -221,51 +228,13 @@ def _cuda_segment(loop, index, ncols, em, outs):
     if outs is None:
         out += scalar
     else:
-        out += ["if (kw_vectors) {"] + ["  " + line for line in _vector_column_loop(loop, index, ncols, em, outs)]
+        vector = vectors.column_loop(loop, index, ncols, em, outs, "threadIdx.x * VEC", ncols,
+                                     lambda k: "in%d + kw_base" % k)
+        out += ["if (kw_vectors) {"] + ["  " + line for line in vector]
         out += ["} else {"] + ["  " + line for line in scalar] + ["}"]
     for p in loop.reduces:
         out += accumulate.block_reduce(p)
     return out
-
-
-def _row_vector(em, outs, ncols):
-    """The columns a VEC variant gives a thread at once: 16 bytes of the narrowest operand read
-    or written at the row's flat index (4 float32, 8 float16), where the row's length keeps
-    every row's start aligned; 0 where nothing is read or written so."""
-    sizes = [a.dtype.itemsize for k, a in enumerate(em.inputs.values()) if k in em.row_loads]
-    sizes += [outs[k].dtype.itemsize for k in em.row_stores]
-    vec = 16 // min(sizes) if sizes else 0
-    return vec if vec > 1 and ncols % vec == 0 else 0
-
-
-def _aligned_pointers(em, outs):
-    pointers = ["in%d" % k for k in sorted(em.row_loads)] + ["out%d" % k for k in sorted(em.row_stores)]
-    return " | ".join("reinterpret_cast<unsigned long long>(%s)" % p for p in pointers)
-
-
-def _vector_column_loop(loop, index, ncols, em, outs):
-    """VEC columns a thread: the operands this loop reads or writes at the row's flat index
-    (found in its rendered body) staged through registers in whole vectors."""
-    body = accumulate.column_body(loop)
-    text = "\n".join(body)
-    ins = [(k, a) for k, a in enumerate(em.inputs.values()) if "KW_ROW_LOAD(%d," % k in text]
-    stored = [k for k in range(len(outs)) if "KW_OUT_AT(%d," % k in text]
-    lines = ["for (%s colv = threadIdx.x * VEC; colv < %d; colv += THREADS * VEC) {" % (index, ncols),
-             "  const %s kw_base = row * %d + colv;" % (index, ncols)]
-    for k, a in ins:
-        lines += ["  alignas(16) %s kw_stage%d[VEC];" % (dialects.STORAGE_TYPES[a.dtype], k),
-                  "  kw_copy_vec<VEC>(kw_stage%d, in%d + kw_base);" % (k, k)]
-    lines += ["  alignas(16) %s kw_ostage%d[VEC];" % (dialects.STORAGE_TYPES[outs[k].dtype], k) for k in stored]
-    lines += ["#undef KW_ROW_LOAD", "#define KW_ROW_LOAD(k, off) kw_load(kw_stage##k[(off) - kw_base])",
-              "#undef KW_OUT_AT", "#define KW_OUT_AT(k, off) (&kw_ostage##k[(off) - kw_base])",
-              "  #pragma unroll", "  for (int v = 0; v < VEC; ++v) {", "    const %s col = colv + v;" % index]
-    lines += ["    " + line for line in body]
-    lines += ["  }", "#undef KW_ROW_LOAD", "#define KW_ROW_LOAD(k, off) kw_load(in##k[off])",
-              "#undef KW_OUT_AT", "#define KW_OUT_AT(k, off) (&out##k[off])"]
-    if stored:
-        lines += ["  if (row_ok) {"] + ["    kw_copy_vec<VEC>(out%d + kw_base, kw_ostage%d);" % (k, k) for k in stored]
-        lines += ["  }"]
-    return lines + ["}"]
 
 
 def _torch_segment(loop, nrows, ncols):
