@@ -278,12 +278,18 @@ def test_long_rows_walked_twice_get_a_cluster_that_holds_them_on_chip():
     _compiles(spec, spec.variants)
 
 
-def test_cluster_rows_off_16_bytes_are_filled_by_loads():
+def test_cluster_rows_off_16_bytes_keep_a_cluster_a_row_filled_by_loads():
     spec = _reduction_spec(lambda x: torch.softmax(x, -1), torch.randn(40, 30001))
     clusters = [v for v in spec.variants if v.template == "cluster rows"]
     assert clusters
-    source = spec.cuda_source(clusters[0])
-    assert "const bool kw_bulk = false;" in source and "kw_fill_row(kw_cache0" in source
+    for v in clusters:
+        d = dict(v.defines)
+        assert v.grid == (d["CLUSTER"], 40, 1) and not v.workspace and "PIECE" not in d
+        assert d["CHUNK"] % 16 == 0 and d["CHUNK"] * (d["CLUSTER"] - 1) < 30001 <= d["CHUNK"] * d["CLUSTER"]
+        source = spec.cuda_source(v)
+        assert "kw_fill_row(kw_cache0, in0 + kw_row_base, (int)(col_end - col_begin));" in source
+        assert "kw_bulk" not in source and "kw_mbar" not in source and "in0[" not in source
+        assert source.count("KW_ROW_LOAD(0,") == 2 and source.count("kw_cluster_sync();") == 2
     _compiles(spec, clusters)
 
 

@@ -9,16 +9,22 @@ of each input read at the row's flat offset in its shared memory, every loop rea
 memory, waiting at the cluster's barrier instead of the split template's global one. Up to 8
 blocks of about 200 KB: rows of up to about 1.6 MB of such inputs.
 
-The clusters are persistent and the copy is pipelined, because with one block an SM nothing
-else overlaps a block's phases (the first version, one row a cluster filled by plain loads,
-ran softmax over rows of 1.5 MB at about half the copy rate): each block's part is PIECES
+Where every cached input's rows are a multiple of 16 bytes, the clusters are persistent and
+the copy is pipelined, because with one block an SM nothing else overlaps a block's phases
+(one row a cluster, filled by plain loads, ran softmax over rows of 1.5 MB in 11-12 ms,
+under 0.4 of the copy rate; pipelined, 8.3 ms, H100 2026-11-26): each block's part is PIECES
 pieces, each filled by one bulk asynchronous copy (TMA) that signals its own mbarrier. The
 first loop over a row starts on a piece as soon as it has landed, and the last loop, once
 every thread is done with a piece, refills it with the next row's, so the next row streams in
 while this one is written out. Rows are taken from a counter in the zeroed workspace, so a
 cluster that starts late (more clusters than the device holds at once) takes only rows that
-are left. Where an input's rows are not 16-byte aligned the pieces are filled by ordinary
+are left. Where an input starts off 16 bytes at run time, the pieces are filled by ordinary
 loads instead, in the same places.
+
+Rows off 16 bytes cannot be copied in bulk, and filled by loads inside the last loop the
+pipelined kernel lost to one row a cluster (L1Norm over rows of 65,535: 11.0 ms against
+8.4 ms, H100), so they keep that form (``one_row_body``): a grid of a cluster a row, each
+block filling its part with loads before the first loop, co-resident clusters overlapping.
 """
 
 import textwrap
@@ -108,10 +114,61 @@ def launches(nrows, ncols, cached_sizes, sm_count, vec=0):
     return out
 
 
-def _chunk(ncols, size):
-    """Columns a block: a multiple of 16 * PIECES, so that every piece of a row starts 16-byte
-    aligned when the row does."""
-    step = 16 * PIECES
+def pipelined(ncols, cached):
+    """Whether every cached input's rows can be copied in bulk (16-byte multiples)."""
+    return all(ncols * size % 16 == 0 for _, _, size in cached)
+
+
+def one_row_launches(nrows, ncols, cached_sizes):
+    """``launches`` for ``one_row_body``: a cluster a row; parts a multiple of 16 columns."""
+    out = []
+    for size in [s for s in _SIZES if _shared_bytes(_chunk(ncols, s, 16), cached_sizes) <= SMEM_BUDGET][:2]:
+        chunk = _chunk(ncols, size, 16)
+        for threads in _THREADS:
+            out.append(Launch((size, nrows, 1), (threads, 1, 1),
+                              (("THREADS", threads), ("CLUSTER", size), ("CHUNK", chunk)),
+                              shared=_shared_bytes(chunk, cached_sizes), template="cluster rows"))
+    return out
+
+
+def one_row_body(signature, smem, clines, cstores, ncols, index, cached):
+    """The kernel of a cluster a row (see the module's docstring), its part filled by loads."""
+    decls = ["extern __shared__ __align__(16) unsigned char kw_dyn[];"]
+    offset = "0"
+    for k, storage, size in cached:
+        decls.append("%s* kw_cache%d = reinterpret_cast<%s*>(kw_dyn + %s);" % (storage, k, storage, offset))
+        offset = "%s + ((CHUNK * %d + 15) / 16) * 16" % (offset, size)
+    head = decls + [
+        "const %s row = blockIdx.y;" % index,
+        "const bool row_ok = true;",
+        "const %s col_begin = (%s)blockIdx.x * CHUNK;  // blockIdx.x: the block's rank in its cluster" % (index, index),
+        "const %s col_end = col_begin + CHUNK < %d ? col_begin + CHUNK : %d;" % (index, ncols, ncols),
+        "const %s kw_row_base = row * %d + col_begin;" % (index, ncols)]
+    head += ["kw_fill_row(kw_cache%d, in%d + kw_row_base, (int)(col_end - col_begin));" % (k, k) for k, _, _ in cached]
+    head.append("__syncthreads();")
+    exchange = split.Exchange(
+        store=lambda slot, value: "kw_part_store(&kw_slots[%d], %s);" % (slot, value),
+        load=lambda ctype, slot: "kw_cluster_load<%s>(&kw_slots[%d], q)" % (ctype, slot),
+        barrier=lambda phase: "kw_cluster_sync();", parts="CLUSTER")
+    lines = head + split.phases(clines, index, exchange)
+    if cstores:
+        lines += ["if (blockIdx.x == 0 && threadIdx.x == 0) {"] + ["  " + s for s in cstores] + ["}"]
+    lines.append("kw_cluster_sync();  // the other blocks may still read this one's partials")
+    statics = "%s  __shared__ unsigned long long kw_slots[%d];\n" % (smem, max(split.slot_count(clines), 1))
+    return _wrap(signature, statics, lines)
+
+
+def _wrap(signature, statics, lines):
+    """The kernel with KW_ROW_LOAD reading the row's copy, restored after it."""
+    signature = signature.replace("__global__ void", "__global__ void __cluster_dims__(CLUSTER, 1, 1)", 1)
+    return ("#undef KW_ROW_LOAD\n#define KW_ROW_LOAD(k, off) %s\n"
+            "%s {\n%s%s\n}\n#undef KW_ROW_LOAD\n#define KW_ROW_LOAD(k, off) %s\n") % (
+        _CACHE_LOAD, signature, statics, textwrap.indent("\n".join(lines), "  "), vectors.GLOBAL_LOAD)
+
+
+def _chunk(ncols, size, step=16 * PIECES):
+    """Columns a block: a multiple of ``step`` (16 * PIECES: every piece of a row starts
+    16-byte aligned when the row does)."""
     return -(-(-(-ncols // size)) // step) * step
 
 
@@ -134,10 +191,9 @@ def body(signature, smem, clines, cstores, nrows, ncols, index, cached, vector=N
         # The next row is learnt through a cluster barrier before the last loop refills.
         raise Unsupported("no reduction before the row's last loop")
     slots = max(split.slot_count(clines), 1)
-    # Bulk copies move multiples of 16 bytes from 16-byte aligned addresses: every piece
-    # boundary is one where the row length is; the base pointers are checked at run time.
-    bulk = " && ".join("((reinterpret_cast<unsigned long long>(in%d) & 15ull) == 0)" % k for k, _, _ in cached) \
-        if all(ncols * size % 16 == 0 for _, _, size in cached) else "false"
+    # Bulk copies move multiples of 16 bytes from 16-byte aligned addresses: the rows are such
+    # multiples (``pipelined``), so every piece is; the base pointers are checked at run time.
+    bulk = " && ".join("((reinterpret_cast<unsigned long long>(in%d) & 15ull) == 0)" % k for k, _, _ in cached)
     decls = ["extern __shared__ __align__(128) unsigned char kw_dyn[];"]
     offset = "0"
     for k, storage, size in cached:
@@ -194,12 +250,9 @@ def body(signature, smem, clines, cstores, nrows, ncols, index, cached, vector=N
     row.append("kw_row = kw_next_row;")
     lines = head + ["for (unsigned int kw_it = 0; kw_row < %d; ++kw_it) {" % nrows] + ["  " + s for s in row] + [
         "}", "kw_cluster_sync();  // the other blocks may still read this one's partials"]
-    signature = signature.replace("__global__ void", "__global__ void __cluster_dims__(CLUSTER, 1, 1)", 1)
     statics = ("%s  __shared__ unsigned long long kw_slots[%d];\n  __shared__ unsigned long long kw_mbar[%d];\n"
                "  __shared__ unsigned long long kw_next[2];\n") % (smem, 2 * slots, PIECES)
-    return ("#undef KW_ROW_LOAD\n#define KW_ROW_LOAD(k, off) %s\n"
-            "%s {\n%s%s\n}\n#undef KW_ROW_LOAD\n#define KW_ROW_LOAD(k, off) %s\n") % (
-        _CACHE_LOAD, signature, statics, textwrap.indent("\n".join(lines), "  "), vectors.GLOBAL_LOAD)
+    return _wrap(signature, statics, lines)
 
 
 def _piece_bounds(index, piece):

@@ -161,17 +161,23 @@ def _rows_spec(group, index):
             pass  # the rows template alone: slower on few rows, but the same result
     cached = [(k,) + cluster.storage(arg) for k, arg in enumerate(cem.inputs.values()) if k in cem.row_loads]
     if cluster.applies(clines, sum(size for _, _, size in cached), nrows, ncols, capability()):
+        sizes = [size for _, _, size in cached]
         try:
-            wide = None
-            if vec:
-                stored = ["out%d" % k for k in sorted(cem.row_stores)]
-                wide = (vectors.aligned(stored) if stored else "true",
-                        lambda seg, start, end, source, row_load: vectors.column_loop(
-                            seg, index, ncols, cem, outs, start, end, source, row_load))
-            other["cluster rows"] = cluster.body(
-                _signature(name, cem, outs, "THREADS", ["unsigned char* __restrict__ kw_ws"]), smem, clines, cstores,
-                nrows, ncols, index, cached, wide)
-            variants += cluster.launches(nrows, ncols, [size for _, _, size in cached], sms, vec)
+            if cluster.pipelined(ncols, cached):
+                wide = None
+                if vec:
+                    stored = ["out%d" % k for k in sorted(cem.row_stores)]
+                    wide = (vectors.aligned(stored) if stored else "true",
+                            lambda seg, start, end, source, row_load: vectors.column_loop(
+                                seg, index, ncols, cem, outs, start, end, source, row_load))
+                other["cluster rows"] = cluster.body(
+                    _signature(name, cem, outs, "THREADS", ["unsigned char* __restrict__ kw_ws"]), smem, clines,
+                    cstores, nrows, ncols, index, cached, wide)
+                variants += cluster.launches(nrows, ncols, sizes, sms, vec)
+            else:
+                other["cluster rows"] = cluster.one_row_body(_signature(name, cem, outs, "THREADS"), smem, clines,
+                                                             cstores, ncols, index, cached)
+                variants += cluster.one_row_launches(nrows, ncols, sizes)
         except Unsupported:
             pass  # an accumulator the blocks cannot exchange: the rows template reads the row again
     if not variants:
