@@ -311,3 +311,4 @@ def test_rows_read_through_a_reshape_at_the_rows_flat_index(case):
     p = _fused_matches_aten(fn, x.shape)
     rows = [p.specs[g.id] for g in p.groups if p.specs[g.id].template == "rows"]
     assert rows and all("KW_ROW_LOAD(0, " in spec.cuda_body for spec in rows), [s.cuda_body for s in rows]
+

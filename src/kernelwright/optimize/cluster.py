@@ -30,7 +30,7 @@ block filling its part with loads before the first loop, co-resident clusters ov
 import textwrap
 
 from . import accumulate, dialects, kernels, split, vectors
-from .ir import Launch, Unsupported
+from .ir import Launch
 
 # A block's shared memory for its part of the row: an H100 block may opt in to 227 KB; the
 # rest is left to the statically declared reduction scratch, mbarriers and partials.
@@ -114,9 +114,12 @@ def launches(nrows, ncols, cached_sizes, sm_count, vec=0):
     return out
 
 
-def pipelined(ncols, cached):
-    """Whether every cached input's rows can be copied in bulk (16-byte multiples)."""
-    return all(ncols * size % 16 == 0 for _, _, size in cached)
+def pipelined(clines, ncols, cached):
+    """Whether the pipelined kernel serves: every cached input's rows can be copied in bulk
+    (16-byte multiples), and a reduction comes before the last loop (its barrier is where the
+    blocks learn the next row that loop refills from)."""
+    loops = [seg for seg in clines if isinstance(seg, kernels.Loop)]
+    return all(ncols * size % 16 == 0 for _, _, size in cached) and any(seg.reduces for seg in loops[:-1])
 
 
 def one_row_launches(nrows, ncols, cached_sizes):
@@ -181,15 +184,12 @@ def _shared_bytes(chunk, cached_sizes):
 
 
 def body(signature, smem, clines, cstores, nrows, ncols, index, cached, vector=None):
-    """The kernel's source; ``signature``'s last parameter is the workspace, ``kw_ws``.
-    ``cached``: (input index, storage type, element bytes) of each input read at the row's
-    flat offset, held in shared memory. ``vector``: where VEC columns a thread are possible,
+    """The pipelined kernel's source (where ``pipelined``); ``signature``'s last parameter is
+    the workspace, ``kw_ws``. ``cached``: (input index, storage type, element bytes) of each
+    input read at the row's flat offset, held in shared memory. ``vector``: where VEC columns a thread are possible,
     ``(aligned, column_loop)``: the condition on the outputs' pointers, and
     ``column_loop(loop, start, end, source, row_load)`` (vectors.column_loop for this kernel)."""
     loops = [seg for seg in clines if isinstance(seg, kernels.Loop)]
-    if not any(seg.reduces for seg in loops[:-1]):
-        # The next row is learnt through a cluster barrier before the last loop refills.
-        raise Unsupported("no reduction before the row's last loop")
     slots = max(split.slot_count(clines), 1)
     # Bulk copies move multiples of 16 bytes from 16-byte aligned addresses: the rows are such
     # multiples (``pipelined``), so every piece is; the base pointers are checked at run time.

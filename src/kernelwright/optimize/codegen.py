@@ -163,7 +163,7 @@ def _rows_spec(group, index):
     if cluster.applies(clines, sum(size for _, _, size in cached), nrows, ncols, capability()):
         sizes = [size for _, _, size in cached]
         try:
-            if cluster.pipelined(ncols, cached):
+            if cluster.pipelined(clines, ncols, cached):
                 wide = None
                 if vec:
                     stored = ["out%d" % k for k in sorted(cem.row_stores)]
