@@ -136,12 +136,7 @@ def one_row_launches(nrows, ncols, cached_sizes):
 
 def one_row_body(signature, smem, clines, cstores, ncols, index, cached):
     """The kernel of a cluster a row (see the module's docstring), its part filled by loads."""
-    decls = ["extern __shared__ __align__(16) unsigned char kw_dyn[];"]
-    offset = "0"
-    for k, storage, size in cached:
-        decls.append("%s* kw_cache%d = reinterpret_cast<%s*>(kw_dyn + %s);" % (storage, k, storage, offset))
-        offset = "%s + ((CHUNK * %d + 15) / 16) * 16" % (offset, size)
-    head = decls + [
+    head = _cache_declarations(cached, 16) + [
         "const %s row = blockIdx.y;" % index,
         "const bool row_ok = true;",
         "const %s col_begin = (%s)blockIdx.x * CHUNK;  // blockIdx.x: the block's rank in its cluster" % (index, index),
@@ -159,6 +154,17 @@ def one_row_body(signature, smem, clines, cstores, ncols, index, cached):
     lines.append("kw_cluster_sync();  // the other blocks may still read this one's partials")
     statics = "%s  __shared__ unsigned long long kw_slots[%d];\n" % (smem, max(split.slot_count(clines), 1))
     return _wrap(signature, statics, lines)
+
+
+def _cache_declarations(cached, align):
+    """Each cached input's part of the row in dynamic shared memory, one after another, each
+    16-byte aligned."""
+    decls = ["extern __shared__ __align__(%d) unsigned char kw_dyn[];" % align]
+    offset = "0"
+    for k, storage, size in cached:
+        decls.append("%s* kw_cache%d = reinterpret_cast<%s*>(kw_dyn + %s);" % (storage, k, storage, offset))
+        offset = "%s + ((CHUNK * %d + 15) / 16) * 16" % (offset, size)
+    return decls
 
 
 def _wrap(signature, statics, lines):
@@ -194,12 +200,7 @@ def body(signature, smem, clines, cstores, nrows, ncols, index, cached, vector=N
     # Bulk copies move multiples of 16 bytes from 16-byte aligned addresses: the rows are such
     # multiples (``pipelined``), so every piece is; the base pointers are checked at run time.
     bulk = " && ".join("((reinterpret_cast<unsigned long long>(in%d) & 15ull) == 0)" % k for k, _, _ in cached)
-    decls = ["extern __shared__ __align__(128) unsigned char kw_dyn[];"]
-    offset = "0"
-    for k, storage, size in cached:
-        decls.append("%s* kw_cache%d = reinterpret_cast<%s*>(kw_dyn + %s);" % (storage, k, storage, offset))
-        offset = "%s + ((CHUNK * %d + 15) / 16) * 16" % (offset, size)
-    head = decls + [
+    head = _cache_declarations(cached, 128) + [
         "const bool row_ok = true;",
         "const %s col_begin = (%s)blockIdx.x * CHUNK;  // blockIdx.x: the block's rank in its cluster" % (index, index),
         "const %s col_end = col_begin + CHUNK < %d ? col_begin + CHUNK : %d;" % (index, ncols, ncols),
