@@ -320,13 +320,14 @@ def test_cli_standalone_module_passes_kernelbench_loading_on_the_gpu(prefix, tmp
     want, got, context, (fallbacks, twins) = _kernelbench_run(open(path).read(), out.read_text(), "cuda",
                                                               monkeypatch)
     assert_matches(got, want, prefix)
-    if "Model's own forward" in out.read_text():
+    if "_kw" not in context:
         # Where the generated forward measured slower (a close call on a problem this small,
-        # decided by timing on the GPU at hand), ModelNew is Model, and says so.
+        # decided by timing on the GPU at hand), ModelNew is Model, with no kernels, and says so.
+        assert re.search(r"ModelNew for \S+: Model's own forward", out.read_text())
         assert fallbacks and not twins
         return
     assert not fallbacks and not twins, "Model's forward or an ATen twin ran instead of the kernels"
-    if "_kw" in context and context["_kw"].Kernel.sources:
+    if context["_kw"].Kernel.sources:
         assert context["_kw"].Kernel.extension is not None
 
 
