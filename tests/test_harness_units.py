@@ -634,10 +634,10 @@ def _timed(median, wall=None, host=None, timeouts=0):
                           "max_reps", timeouts)
 
 
-def _escape_flags(results):
+def _escape_flags(results, confirm=None, notes=None):
     c = object.__new__(candidate._Candidate)
-    c.job, c.flags = {"escape_abs_ms": 0.02, "escape_rel": 0.15}, {}
-    c.escape_check(results)
+    c.job, c.flags, c.notes = {"escape_abs_ms": 0.02, "escape_rel": 0.15}, {}, [] if notes is None else notes
+    c.escape_check(results, confirm)
     return c.flags
 
 
@@ -675,6 +675,23 @@ def test_escape_check_allows_the_gap_the_eager_reference_shows():
     # The gap that drifted during the rounds counts too: the add timed after them.
     drifted = dict(side, baseline_end=_timed(0.010, wall=0.290))
     assert _escape_flags(drifted) == {}
+
+
+def test_escape_check_flags_only_a_gap_the_side_by_side_rounds_confirm():
+    # Gated rounds whose host stalled (a suite's builds beside them; seen on an H100): a 27 us
+    # larger gap than the add's and the reference's, which rounds timing the three side by side
+    # do not show. Work outside the timed stream shows in those rounds too.
+    stalled = dict(_BASES, candidate=_timed(0.066, wall=0.085), candidate_device=_timed(0.052, wall=0.091, host=0.14))
+    asked, notes = [], []
+    assert _escape_flags(stalled, lambda gated: asked.append(gated) or (0.001, [0.001] * 7), notes) == {}
+    assert asked == [True] and "not flagged escaped_timed_stream: gated rounds" in notes[0]
+    found = _escape_flags(stalled, lambda gated: (0.2, [0.2] * 7))["escaped_timed_stream"]
+    assert "0.2000 ms more in the median of 7 rounds" in found
+    # The idle rounds' gap is confirmed without the gate, and a confirmed one ends the check.
+    late = dict(_BASES, candidate=_timed(0.064, wall=0.319), candidate_device=_timed(0.45, wall=0.46, host=0.04))
+    asked = []
+    assert "escaped_timed_stream" in _escape_flags(late, lambda gated: asked.append(gated) or (0.25, [0.25] * 7))
+    assert asked == [False]
 
 
 def test_escape_gap_is_taken_per_call():
