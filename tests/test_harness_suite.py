@@ -181,3 +181,25 @@ def test_a_problems_judge_serves_each_of_its_candidates_as_its_own_would(tmp_pat
             if r["verdict"] == "pass":
                 assert r["correctness"]["sets"] and r["error_vs_fp64"]["rel_l2"] < 1e-6
         assert taken == (len(order) - 1 if share else 0)
+
+
+def test_the_judge_of_the_next_problem_comes_from_a_worker_started_ahead(tmp_path):
+    # Two problems in a row: the second one's judge was started while the first was judged and
+    # took its job when its turn came; the verdicts are those of judges started for each.
+    suite = tmp_path / "suite"
+    for problem, cand in (("elu", "elu_correct"), ("softmax", "softmax_correct")):
+        (suite / problem / "candidates").mkdir(parents=True)
+        shutil.copy(os.path.join(CASES, "problems", problem + ".py"), suite / problem / "problem.py")
+        shutil.copy(os.path.join(CASES, "candidates", cand + ".py"), suite / problem / "candidates")
+    verdicts = {}
+    for share in (True, False):
+        out = tmp_path / ("out_%s" % share)
+        summary = evaluate_suite(str(suite), str(out), share=share, seed=5, **FAST)
+        verdicts[share] = {r["id"]: r["verdict"] for r in summary["results"]}
+        if share:
+            jobs = {}
+            for path in (out / "work").glob("_judge-*/judge.job.json"):
+                jobs[path.parent.name] = json.loads(path.read_text())
+            assert len(jobs) == 2 and sum("environ" in job for job in jobs.values()) == 1, jobs
+            assert sorted(os.path.basename(job["problem"]) for job in jobs.values()) == ["problem.py"] * 2
+    assert verdicts[True] == verdicts[False] == {"elu/elu_correct": "pass", "softmax/softmax_correct": "pass"}

@@ -404,6 +404,11 @@ class _Judge(References):
         self.chan.send(event=Event.RECHECKED, results=results, tampered=self.tampered)
 
 
+def warm():
+    """What a spare judge does before it has a job (worker.py): nothing beyond importing this
+    module, torch with it; the problem and the device come with the job."""
+
+
 def run(job, chan):
     judge = _Judge(job, chan)
     if not judge.prepare():

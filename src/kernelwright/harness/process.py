@@ -138,6 +138,10 @@ class Worker:
         self._building = True
         self.set_deadline(self.build_timeout)
 
+    def env_additions(self, env):
+        """What a job run in ``env`` needs added to this worker's environment (a spare's)."""
+        return {k: v for k, v in worker_env(env).items() if self.env.get(k) != v}
+
     def take(self, job, workdir):
         """Give a spare its job; its log moves to ``workdir`` and its clocks start now.  Raises
         WorkerFailure where the spare died while it waited."""

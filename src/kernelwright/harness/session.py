@@ -20,7 +20,7 @@ import time
 from dataclasses import asdict, replace
 
 from kernelwright.harness import exchange
-from kernelwright.harness.process import Worker, WorkerFailure, worker_env
+from kernelwright.harness.process import Worker, WorkerFailure
 from kernelwright.harness.protocol import Cause, Command, Event, Role
 from kernelwright.harness.verdict import borrow_compile, decide
 
@@ -93,8 +93,9 @@ class ProblemJudge:
         self.compile_timings = self.compile_from = None
         self.ceiling = self.ceiling_from = None
 
-    def offer(self, job, env, limits, space, others):
-        """The judge's PREPARED report for the next candidate."""
+    def offer(self, job, env, limits, space, others, spares=None):
+        """The judge's PREPARED report for the next candidate; a new judge worker comes from
+        ``spares`` where one waits there."""
         if self.worker is not None and self.idle and self.prepared.get("shareable"):
             self.worker.events.clear()
             self.worker.reset_phases()
@@ -102,7 +103,12 @@ class ProblemJudge:
         else:
             self.retire()
             workdir = self.workdir or job["workdir"]
-            self.worker = Worker(Role.JUDGE, dict(job, shared=self.shared, workdir=workdir), workdir, env, **limits)
+            job = dict(job, shared=self.shared, workdir=workdir)
+            self.worker = spares.take(Role.JUDGE) if spares is not None else None
+            if self.worker is not None:
+                self.worker.take(dict(job, environ=self.worker.env_additions(env)), workdir)
+            else:
+                self.worker = Worker(Role.JUDGE, job, workdir, env, **limits)
         self.prepared = self.answer(Event.PREPARED, others)
         return self.prepared
 
@@ -130,34 +136,37 @@ class ProblemJudge:
 
 
 class Spares:
-    """Candidate workers started ahead in a suite: each imports torch, the harness and
-    torch.compile's machinery while the candidates before it run, then waits for its job.
-    Two ahead, since those imports take longer than a short evaluation."""
+    """Workers started ahead in a suite: each imports torch and the harness (a candidate worker
+    torch.compile's machinery too) while the evaluations before it run, then waits for its job.
+    Two candidate workers ahead, since those imports take longer than a short evaluation; one
+    judge, needed only when the GPU turns to another problem."""
 
-    AHEAD = 2
+    AHEAD = {Role.CANDIDATE: 2, Role.JUDGE: 1}
 
     def __init__(self, directory, opts):
         self.directory, self.env, self.limits = directory, evaluation_env(opts), worker_limits(opts)
-        self.ahead = []
+        self.ahead = {role: [] for role in self.AHEAD}
         self.started = 0
 
-    def take(self):
-        """The oldest worker started ahead (None at first, or where it died); the line ahead is
-        filled up again."""
-        ready = self.ahead.pop(0) if self.ahead else None
+    def take(self, role=Role.CANDIDATE):
+        """The oldest worker of ``role`` started ahead (None at first, or where it died); the
+        line ahead is filled up again."""
+        line = self.ahead[role]
+        ready = line.pop(0) if line else None
         if ready is not None and ready.proc.poll() is not None:
             ready.close()
             ready = None
-        while len(self.ahead) < self.AHEAD:
+        while len(line) < self.AHEAD[role]:
             self.started += 1
-            self.ahead.append(Worker(Role.CANDIDATE, None, os.path.join(self.directory, "spare%d" % self.started),
-                                     self.env, **self.limits))
+            line.append(Worker(role, None, os.path.join(self.directory, "spare%d" % self.started),
+                               self.env, **self.limits))
         return ready
 
     def close(self):
-        for w in self.ahead:
-            w.close()
-        self.ahead = []
+        for line in self.ahead.values():
+            for w in line:
+                w.close()
+        self.ahead = {role: [] for role in self.AHEAD}
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
@@ -235,11 +244,10 @@ def run_evaluation(problem, candidate, opts, judge=None, spares=None):
                                     target_rse=opts.target_rse, rounds=opts.timing_rounds))
         cand = spares.take() if spares is not None else None
         if cand is not None:
-            cand_job["environ"] = {k: v for k, v in worker_env(env).items() if cand.env.get(k) != v}
-            cand.take(cand_job, workdir)
+            cand.take(dict(cand_job, environ=cand.env_additions(env)), workdir)
         else:
             cand = Worker(Role.CANDIDATE, cand_job, workdir, env, **limits)
-        prepared = judge.offer(judge_job, env, limits, space, others=[cand])
+        prepared = judge.offer(judge_job, env, limits, space, others=[cand], spares=spares)
         for key in ("device", "device_name", "torch_version", "cuda_version", "python_version", "cudnn_allow_tf32"):
             result[key] = prepared.get(key)
         if prepared.get("does_not_fit"):
