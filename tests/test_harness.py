@@ -12,7 +12,9 @@ import sys
 
 import pytest
 
-from kernelwright.harness import evaluate
+from kernelwright.harness import evaluate, session
+from kernelwright.harness.protocol import Command
+from tests.processes import processes_mentioning
 
 CASES = os.path.join(os.path.dirname(__file__), "harness_cases")
 FAST = dict(trials=2, compile=False, timing_budget_s=0.2, min_reps=5, warmup_ms=5.0, timeout=60)
@@ -358,3 +360,18 @@ def test_a_forward_that_draws_random_numbers_is_judged_on_the_same_draws():
     assert same["verdict"] == "pass", same["reason"]
     without = run("linear_dropout_softmax", "linear_dropout_softmax_no_dropout", trials=3)
     assert without["verdict"] == "fail" and "wrong output" in without["reason"], without["reason"]
+
+
+def test_the_candidate_worker_has_ended_before_the_judge_rebuilds_the_rechecked_calls(tmp_path, monkeypatch):
+    # Its timing sets would otherwise share the device with the judge's re-checked references.
+    alive_at_recheck = []
+    ask = session.ProblemJudge.ask
+
+    def watching(self, command, arg=None):
+        if command == Command.RECHECK:
+            alive_at_recheck.append(processes_mentioning(str(tmp_path / "work" / "candidate.job.json")))
+        return ask(self, command, arg)
+
+    monkeypatch.setattr(session.ProblemJudge, "ask", watching)
+    r = run("elu", "elu_correct", workdir=str(tmp_path / "work"), keep_workdir=True)
+    assert r["verdict"] == "pass" and alive_at_recheck == [[]]

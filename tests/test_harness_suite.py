@@ -203,3 +203,4 @@ def test_the_judge_of_the_next_problem_comes_from_a_worker_started_ahead(tmp_pat
             assert len(jobs) == 2 and sum("environ" in job for job in jobs.values()) == 1, jobs
             assert sorted(os.path.basename(job["problem"]) for job in jobs.values()) == ["problem.py"] * 2
     assert verdicts[True] == verdicts[False] == {"elu/elu_correct": "pass", "softmax/softmax_correct": "pass"}
+

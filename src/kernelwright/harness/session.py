@@ -31,6 +31,8 @@ VARIANT_SEEDS = 8
 _COMPILE_KEYS = ("eager", "eager_device", "compile", "compile_device")
 # Flags a candidate may carry and still lend its worker's measurements to the next ones.
 _CLEAN_FLAGS = {"no_custom_kernels", "host_bound"}
+# A candidate worker ends by itself right after its RESULT; one still there after this is killed.
+CANDIDATE_EXIT_S = 30
 
 
 def default_memory_limit_mb():
@@ -319,6 +321,9 @@ def _judge_candidate(judge, cand, prepared, result, opts):
     judged = judge.answer(Event.JUDGED, others=[cand])
     cand.resume(Command.CONTINUE)
     cres = cand.wait_for(Event.RESULT, others=[jw])
+    # Its timing sets and outputs gone before the judge rebuilds the re-checked calls' inputs
+    # and references: on a 140 GB GPU the two together ran out of memory (mul_training_step).
+    cand.end(CANDIDATE_EXIT_S)
     judge.ask(Command.RECHECK, cres["rechecks"])
     rechecked = judge.answer(Event.RECHECKED)
     if judge.shared:
