@@ -13,7 +13,8 @@ the relative Frobenius norm of (result - float64 result). Methods:
                      promotions than the default (_promote4, _promote16); at 'high' also one
                      TF32 pass (_tf32) instead of one fp16 product on row-scaled operands
 
---crossover times kernelwright's fp16 conversion against the alternatives on thin and skinny
+--crossover times kernelwright's fp16 conversion (made every call, and made once for a weight
+kept between calls) against the alternatives on thin and skinny
 shapes, where the conversion's memory traffic weighs against its faster GEMM: at 'highest' the
 three-product split against cuBLAS fp32, at 'high' (--precision high) the single fp16 product
 against cuBLAS TF32 and kernelwright's TF32 kernel. The measured basis of the rule that picks
@@ -121,11 +122,15 @@ def rel_error(out, ref):
     return ((out.double() - ref).norm() / ref.norm()).item()
 
 
-# precision -> (label, KERNELWRIGHT_GEMM_SPLIT or None for torch.mm) of each contender; the
-# first is the baseline, the last kernelwright's fp16 conversion.
+# precision -> (label, KERNELWRIGHT_GEMM_SPLIT or None for torch.mm, weight converted once) of
+# each contender; the first is the baseline. "weight kept": b's conversion made once
+# (kernelwright.ops.WeightCache), as for a layer's weight at inference; the rule that picks it
+# is csrc/ops/gemm_split.cpp's prepared_pays_off.
 CONTENDERS = {
-    "highest": [("cuBLAS fp32", None), ("fp16 split", "fp16")],
-    "high": [("cuBLAS TF32", None), ("TF32 kernel", "tf32"), ("fp16 scaled", "fp16")],
+    "highest": [("cuBLAS fp32", None, False), ("fp16 split", "fp16", False),
+                ("fp16 split, weight kept", "auto", True)],
+    "high": [("cuBLAS TF32", None, False), ("TF32 kernel", "tf32", False), ("fp16 scaled", "fp16", False),
+             ("fp16 scaled, weight kept", "auto", True)],
 }
 
 
@@ -135,9 +140,8 @@ def crossover(shapes, precision, budget, env, out_dir, b_major="k"):
     import kernelwright.ops as K
 
     # Our one-pass TF32 kernel reads k-major b only; with an n-major b it would time cuBLAS again.
-    contenders = [(label, split) for label, split in CONTENDERS[precision]
-                  if not (b_major == "n" and split == "tf32")]
-    labels = [label for label, _ in contenders]
+    contenders = [c for c in CONTENDERS[precision] if not (b_major == "n" and c[1] == "tf32")]
+    labels = [c[0] for c in contenders]
     copy_gbs = copy_bandwidth(1 << 30)[0] / 1e9
     rows = []
     for shape in shapes:
@@ -148,18 +152,23 @@ def crossover(shapes, precision, budget, env, out_dir, b_major="k"):
             b = torch.randn(k, n, device="cuda", generator=gen).t()
         else:
             b = torch.randn(n, k, device="cuda", generator=gen)
-        row = {"m": m, "k": k, "n": n, "reuse": m * n / (m + n), "ms": {},
+        ref = a.double() @ b.double().t()
+        row = {"m": m, "k": k, "n": n, "reuse": m * n / (m + n), "ms": {}, "error_vs_fp64": {},
                # Reading both operands and writing the output once at the measured copy rate.
                "memory_floor_ms": 4 * (m * k + k * n + m * n) / (copy_gbs * 1e9) * 1e3}
-        for label, split in contenders:
+        for label, split, kept in contenders:
+            cache = K.WeightCache() if kept else None
             fn = (lambda: a @ b.t()) if split is None else with_env(
-                "KERNELWRIGHT_GEMM_SPLIT", split, lambda: K.linear(a, b))
-            row["ms"][label] = time_fn(with_precision(precision, fn), device="cuda", budget_s=budget).median_ms
+                "KERNELWRIGHT_GEMM_SPLIT", split, lambda cache=cache: K.linear(a, b, cache=cache))
+            fn = with_precision(precision, fn)
+            row["error_vs_fp64"][label] = rel_error(fn(), ref)
+            row["ms"][label] = time_fn(fn, device="cuda", budget_s=budget).median_ms
+        del ref
         row["speedup"] = {l: row["ms"][labels[0]] / row["ms"][l] for l in labels[1:]}
         rows.append(row)
         print("%6d x %6d x %6d  m*n/(m+n) %7.1f  floor %.3f ms  %s  %s" % (
             m, k, n, row["reuse"], row["memory_floor_ms"],
-            "  ".join("%s %8.3f ms" % (l, row["ms"][l]) for l in labels),
+            "  ".join("%s %8.3f ms (err %.1e)" % (l, row["ms"][l], row["error_vs_fp64"][l]) for l in labels),
             "  ".join("%s %5.2fx" % (l, v) for l, v in row["speedup"].items())), flush=True)
     name = "gemm_split_crossover" if precision == "highest" else "gemm_%s_crossover" % precision
     if b_major == "n":
@@ -174,14 +183,15 @@ def crossover(shapes, precision, budget, env, out_dir, b_major="k"):
                 "copy bandwidth measured in this run (%.0f GB/s).\n\n" % (
                     "[k, n], n contiguous (torch.matmul's)" if b_major == "n"
                     else "[n, k], k contiguous (a Linear weight)", copy_gbs))
-        f.write("| M | K | N | M*N/(M+N) | memory floor ms | %s | %s |\n|%s\n" % (
+        f.write("| M | K | N | M*N/(M+N) | memory floor ms | %s | %s | %s |\n|%s\n" % (
             " | ".join(l + " ms" for l in labels), " | ".join("%s vs %s" % (l, labels[0]) for l in labels[1:]),
-            "---|" * (5 + 2 * len(labels) - 1)))
+            " | ".join(l + " error vs fp64" for l in labels), "---|" * (5 + 3 * len(labels) - 1)))
         for r in rows:
-            f.write("| %d | %d | %d | %.1f | %.3f | %s | %s |\n" % (
+            f.write("| %d | %d | %d | %.1f | %.3f | %s | %s | %s |\n" % (
                 r["m"], r["k"], r["n"], r["reuse"], r["memory_floor_ms"],
                 " | ".join("%.3f" % r["ms"][l] for l in labels),
-                " | ".join("%.2fx" % r["speedup"][l] for l in labels[1:])))
+                " | ".join("%.2fx" % r["speedup"][l] for l in labels[1:]),
+                " | ".join("%.2e" % r["error_vs_fp64"][l] for l in labels)))
     print("wrote", json_path, md_path)
 
 

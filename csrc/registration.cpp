@@ -9,6 +9,10 @@
 TORCH_LIBRARY(kernelwright, m) {
   m.def("linear(Tensor x, Tensor weight, Tensor? bias=None, str activation='none') -> Tensor");
   m.def("matmul(Tensor a, Tensor b) -> Tensor");
+  m.def("linear_prepare_weight(Tensor weight) -> (Tensor, Tensor)");
+  m.def(
+      "linear_prepared(Tensor x, Tensor weight, Tensor weight_parts, Tensor weight_scales, "
+      "Tensor? bias=None, str activation='none') -> Tensor");
   m.def(
       "linear_backward(Tensor grad, Tensor x, Tensor weight, Tensor? bias, Tensor output, "
       "str activation, bool[3] output_mask) -> (Tensor, Tensor, Tensor)");
@@ -43,6 +47,8 @@ TORCH_LIBRARY(kernelwright, m) {
 
 #define KW_IMPL_ALL(m)                                     \
   m.impl("linear", &kw::linear);                           \
+  m.impl("linear_prepare_weight", &kw::linear_prepare_weight); \
+  m.impl("linear_prepared", &kw::linear_prepared);         \
   m.impl("linear_backward", &kw::linear_backward);         \
   m.impl("elu", &kw::elu);                                 \
   m.impl("elu_backward", &kw::elu_backward);               \

@@ -1,7 +1,6 @@
-// Torch-facing glue of linear: argument checks, the float32 precision rule, the operand split for
-// 'highest', and the fallback to cuBLAS through ATen for what the Hopper kernels do not take (other
-// GPUs, odd alignments, float64, the CPU).
-#include <ATen/Context.h>
+// Torch-facing glue of linear and linear_prepared: argument checks, the route to the Hopper
+// kernels (the float32 method and operand split: gemm_split.h), and the fallback to cuBLAS through
+// ATen for what those kernels do not take (other GPUs, odd alignments, float64, the CPU).
 #include <ATen/core/Tensor.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/ops/addmm.h>
@@ -15,11 +14,10 @@
 #include <ATen/ops/threshold_backward.h>
 #include <c10/core/DeviceGuard.h>
 
-#include <algorithm>
-#include <cstdlib>
 #include <optional>
 #include <string>
 
+#include "gemm_split.h"
 #include "kw/gemm.h"
 #include "kw/ops.h"
 #include "kw/tensor_checks.h"
@@ -80,56 +78,8 @@ void activate_(at::Tensor& z, Activation act) {
 }
 
 #ifdef KW_WITH_CUDA
-int env_int(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? std::atoi(v) : 0;
-}
-
-int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
-
 bool k_major(const at::Tensor& t) {
   return t.stride(1) == 1 && t.stride(0) >= t.size(1);
-}
-
-// Tensor-core instructions between promotions of the partial sum to fp32: the default is
-// 128 of k for fp16 (two k-tiles), 32 for TF32 (one), measured at 0.2-0.4x cuBLAS fp32's error
-// (benchmarks/results/gemm_precision_*). KERNELWRIGHT_GEMM_PROMOTION_INTERVAL (a multiple of
-// 4) trades accuracy for speed, for measuring that frontier.
-int promotion_interval(bool fp16) {
-  const int v = env_int("KERNELWRIGHT_GEMM_PROMOTION_INTERVAL");
-  return v > 0 && v % 4 == 0 ? v : (fp16 ? 8 : 4);
-}
-
-// How a float32 GEMM uses the tensor cores (KERNELWRIGHT_GEMM_SPLIT). 'fp16' converts the
-// operands to fp16 after scaling each row by a power of two: 'highest' multiplies three products
-// of their hi and lo halves, 'high' and 'medium' one product of the hi halves, which keeps
-// TF32's 11 bits at twice its tensor rate. 'tf32' runs 3xTF32 at 'highest' and one TF32 pass
-// otherwise. 'auto' takes fp16 where the conversion pays off, else 'off': cuBLAS at the
-// precision asked. fp16's 5-bit exponent is shared per row (see docs/linear.md): 'tf32' keeps a
-// per-element exponent for rows whose entries span more than 2^17 ('highest') or 2^28 (one
-// product).
-enum class Split { kAuto, kFp16, kTf32, kOff };
-
-Split split_choice() {
-  const char* env = std::getenv("KERNELWRIGHT_GEMM_SPLIT");
-  const std::string v = env ? env : "";
-  if (v.empty() || v == "auto") return Split::kAuto;
-  if (v == "fp16") return Split::kFp16;
-  if (v == "tf32") return Split::kTf32;
-  if (v == "off") return Split::kOff;
-  TORCH_CHECK_VALUE(false, "kernelwright.linear(): environment variable KERNELWRIGHT_GEMM_SPLIT "
-                    "must be 'auto', 'fp16', 'tf32' or 'off', but is '", v, "'");
-}
-
-// The conversion reads each operand element (4 bytes) and writes 2 bytes per fp16 product;
-// what it saves grows with the products each element feeds, m*n/(m+n) of them per k. Three
-// products replace cuBLAS fp32 at about 9x its rate, one product replaces TF32 at 2x, so one
-// product needs more reuse. Crossovers measured on H200 (benchmarks/results/
-// gemm_split_crossover_*, gemm_high_crossover_*): three products 0.57-0.93x cuBLAS fp32 at
-// 63-128, 1.58x at 248; one product 0.82-0.87x cuBLAS TF32 at 482-512, 1.07-1.10x at 910-964.
-bool conversion_pays_off(int64_t m, int64_t n, bool single_product) {
-  const double reuse = static_cast<double>(m) * n / static_cast<double>(m + n);
-  return reuse >= (single_product ? 768.0 : 192.0);
 }
 
 // The converted operands: a and b split into rows of one or three segments (see kw/gemm.h),
@@ -144,68 +94,32 @@ struct SplitOperands {
 // allocated) when no kernel takes them.
 bool split_operands(const at::Tensor& a, const at::Tensor& b, GemmMethod method, GemmArgs& g,
                     SplitOperands& ops) {
-  const int64_t m = a.size(0), n = b.size(0), k = a.size(1), n_rows = g.n;
+  const int64_t m = a.size(0), n_rows = g.n;
   const bool fp16 = method != GemmMethod::kTf32Split3;
   const bool single = method == GemmMethod::kFp16Scaled;
-  const int64_t parts = single ? 1 : 3;
   g.method = static_cast<int>(method);
   g.promotion_interval = single ? 0 : promotion_interval(fp16);
-  const int64_t seg = round_up(k, fp16 ? 8 : 4);  // 16 bytes
-  g.k = parts * seg;
-  g.lda = g.ldb = parts * seg;
+  g.k = (single ? 1 : 3) * split_segment(a.size(1), fp16);
+  g.lda = g.ldb = g.k;
   // Checked before the split operands exist: fresh allocations share d's alignment.
   g.a = g.b = g.d;
   g.a_scale = g.b_scale = static_cast<const float*>(g.d);
   if (cuda::gemm_unsupported(g) != nullptr) return false;
-  const auto options = a.options().dtype(fp16 ? at::kHalf : at::kFloat);
-  ops.a = at::empty({m, parts * seg}, options);
-  ops.b = at::empty({n_rows, parts * seg}, options);
-  // Rows past b's (an output padded to 16 bytes) give columns that are cut off: zeros keep
-  // what they compute finite.
-  if (n_rows > n) ops.b.narrow(0, n, n_rows - n).zero_();
   float* a_scale = nullptr;
   float* b_scale = nullptr;
-  at::Tensor row_max;
   if (fp16) {
     const int64_t b_offset = round_up(m, 4);  // b_scale is read 16 bytes at a time
     ops.scales = at::empty({b_offset + n_rows}, a.options()).zero_();
-    row_max = at::empty({std::max(m, n)}, a.options().dtype(at::kInt));
     a_scale = ops.scales.data_ptr<float>();
     b_scale = a_scale + b_offset;
   }
+  ops.a = split_rows(a, m, method, single ? SplitParts::kHi : SplitParts::kLeft3, a_scale);
+  ops.b = split_rows(b, n_rows, method, single ? SplitParts::kHi : SplitParts::kRight3, b_scale);
   g.a = ops.a.data_ptr();
   g.b = ops.b.data_ptr();
   g.a_scale = a_scale;
   g.b_scale = b_scale;
-  const auto format = fp16 ? SplitFormat::kFp16 : SplitFormat::kTf32;
-  auto* scratch = fp16 ? reinterpret_cast<unsigned*>(row_max.data_ptr<int>()) : nullptr;
-  void* stream = current_cuda_stream(a.device());
-  int err = cuda::split_operand(format, a.data_ptr<float>(), m, k, a.stride(0), a.stride(1),
-                                ops.a.data_ptr(), seg, single ? SplitParts::kHi : SplitParts::kLeft3,
-                                a_scale, scratch, stream);
-  if (err == 0)
-    err = cuda::split_operand(format, b.data_ptr<float>(), n, k, b.stride(0), b.stride(1),
-                              ops.b.data_ptr(), seg, single ? SplitParts::kHi : SplitParts::kRight3,
-                              b_scale, scratch, stream);
-  TORCH_CHECK(err == 0, "kernelwright.linear(): CUDA kernel launch failed: ",
-              cuda_error_string(err));
   return true;
-}
-
-// The float32 method for this precision, shape and KERNELWRIGHT_GEMM_SPLIT; kHalf when the GEMM
-// goes to cuBLAS.
-GemmMethod float32_method(int64_t m, int64_t n) {
-  const bool highest =
-      at::globalContext().float32MatmulPrecision() == at::Float32MatmulPrecision::HIGHEST;
-  const Split choice = split_choice();
-  const bool fp16 = choice == Split::kFp16 ||
-                    (choice == Split::kAuto && conversion_pays_off(m, n, !highest));
-  if (highest) {
-    if (fp16) return GemmMethod::kFp16Split3;
-    return choice == Split::kTf32 ? GemmMethod::kTf32Split3 : GemmMethod::kHalf;
-  }
-  if (fp16) return GemmMethod::kFp16Scaled;
-  return choice == Split::kTf32 ? GemmMethod::kTf32 : GemmMethod::kHalf;
 }
 
 // The method for a [m, k] @ b [n, k]^T on CUDA (b_k_major: b's k axis is contiguous), or none
@@ -259,13 +173,7 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
     g.b = b.data_ptr();
     if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
   }
-  at::Tensor workspace;
-  const size_t ws = cuda::gemm_workspace_bytes(g);
-  if (ws > 0) workspace = at::empty({static_cast<int64_t>(ws)}, a.options().dtype(at::kByte));
-  const int err = cuda::gemm(g, ws > 0 ? workspace.data_ptr() : nullptr,
-                             current_cuda_stream(a.device()));
-  TORCH_CHECK(err == 0, "kernelwright.linear(): CUDA kernel launch failed: ",
-              cuda_error_string(err));
+  launch_gemm(g, a);
   return n_pad == n ? out : out.narrow(1, 0, n).contiguous();
 }
 #endif
@@ -308,6 +216,40 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& weight,
   const at::Tensor b = bias.has_value() ? *bias : at::Tensor();
   const at::Tensor out = linear_2d(rows_of(x), weight, b, act);
   return x.dim() == 2 ? out : out.view(out_shape(x, weight.size(0)));
+}
+
+at::Tensor linear_prepared(const at::Tensor& x, const at::Tensor& weight,
+                           const at::Tensor& weight_parts, const at::Tensor& weight_scales,
+                           const std::optional<at::Tensor>& bias, c10::string_view activation) {
+  check_linear_args("linear_prepared", x, weight, bias);
+  const Activation act = parse_activation("linear_prepared", activation);
+  const at::Tensor b = bias.has_value() ? *bias : at::Tensor();
+  const int64_t n = weight.size(0);
+  const bool prepared = weight_parts.numel() > 0;
+  if (prepared) {
+    TORCH_CHECK_VALUE(weight_parts.dim() == 2 && weight_parts.scalar_type() == at::kHalf &&
+                          weight_parts.is_contiguous() && weight_parts.size(0) >= n &&
+                          weight_parts.size(0) <= n + 3 && weight_parts.device() == x.device(),
+                      "kernelwright.linear_prepared(): argument 'weight_parts' must be what "
+                      "linear_prepare_weight(weight) returned for this weight, but has shape ",
+                      shape_str(weight_parts.sizes()), " and dtype ", weight_parts.scalar_type());
+    TORCH_CHECK_VALUE(weight_scales.dim() == 1 && weight_scales.scalar_type() == at::kFloat &&
+                          weight_scales.is_contiguous() &&
+                          weight_scales.size(0) == weight_parts.size(0) &&
+                          weight_scales.device() == x.device(),
+                      "kernelwright.linear_prepared(): argument 'weight_scales' must be what "
+                      "linear_prepare_weight(weight) returned for this weight, but has shape ",
+                      shape_str(weight_scales.sizes()), " and dtype ", weight_scales.scalar_type());
+  }
+#ifdef KW_WITH_CUDA
+  if (prepared && x.is_cuda() && x.scalar_type() == at::kFloat && x.numel() > 0) {
+    const at::Tensor out = prepared_gemm(rows_of(x), n, weight_parts, weight_scales,
+                                         b.defined() ? b.contiguous() : b, act);
+    if (out.defined()) return x.dim() == 2 ? out : out.view(out_shape(x, n));
+  }
+#endif
+  const at::Tensor out = linear_2d(rows_of(x), weight, b, act);
+  return x.dim() == 2 ? out : out.view(out_shape(x, n));
 }
 
 void check_matmul_args(const at::Tensor& a, const at::Tensor& b) {

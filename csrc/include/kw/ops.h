@@ -41,6 +41,12 @@ std::tuple<at::Tensor, at::Tensor> rms_norm_backward(const at::Tensor& grad, con
                                                      const std::optional<at::Tensor>& weight);
 at::Tensor linear(const at::Tensor& x, const at::Tensor& weight,
                   const std::optional<at::Tensor>& bias, c10::string_view activation);
+// linear with the weight's conversion for the tensor-core GEMM made once (linear_prepare_weight:
+// empty tensors where none applies); falls back to linear where the prepared path does not.
+std::tuple<at::Tensor, at::Tensor> linear_prepare_weight(const at::Tensor& weight);
+at::Tensor linear_prepared(const at::Tensor& x, const at::Tensor& weight,
+                           const at::Tensor& weight_parts, const at::Tensor& weight_scales,
+                           const std::optional<at::Tensor>& bias, c10::string_view activation);
 // a [..., k] @ b [k, n]: checks its arguments, then calls kernelwright::linear(a, b^T).
 void check_matmul_args(const at::Tensor& a, const at::Tensor& b);
 // True when no kernel of ours would take matmul(a, b) (checked arguments): linear would hand it

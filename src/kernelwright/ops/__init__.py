@@ -8,7 +8,7 @@ Importing this module loads (or, if needed, builds) the compiled extension.
 from kernelwright.ops.add import add
 from kernelwright.ops.elu import elu
 from kernelwright.ops.layer_norm import layer_norm
-from kernelwright.ops.linear import linear
+from kernelwright.ops.linear import WeightCache, linear
 from kernelwright.ops.logsumexp import logsumexp
 from kernelwright.ops.matmul import matmul
 from kernelwright.ops.mul import mul
@@ -17,4 +17,4 @@ from kernelwright.ops.sigmoid import sigmoid
 from kernelwright.ops.softmax import softmax
 from kernelwright.ops.square import square
 
-__all__ = ["add", "elu", "layer_norm", "linear", "logsumexp", "matmul", "mul", "rms_norm", "sigmoid", "softmax", "square"]
+__all__ = ["WeightCache", "add", "elu", "layer_norm", "linear", "logsumexp", "matmul", "mul", "rms_norm", "sigmoid", "softmax", "square"]

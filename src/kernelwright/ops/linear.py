@@ -1,14 +1,19 @@
+import os
+import weakref
+
 import torch
 
 from kernelwright.ops._common import check_floating, ext, run
 
 _op = torch.ops.kernelwright.linear.default
 _backward_op = torch.ops.kernelwright.linear_backward.default
+_prepare_op = torch.ops.kernelwright.linear_prepare_weight.default
+_prepared_op = torch.ops.kernelwright.linear_prepared.default
 
 ACTIVATIONS = ("none", "relu", "sigmoid", "gelu", "gelu_tanh")
 
 
-def linear(x, weight, bias=None, activation=None):
+def linear(x, weight, bias=None, activation=None, cache=None):
     """``activation(torch.nn.functional.linear(x, weight, bias))`` in one GEMM whose epilogue adds
     the bias and applies the activation.
 
@@ -20,8 +25,52 @@ def linear(x, weight, bias=None, activation=None):
     rate), or run one TF32 pass where that conversion does not pay off; float16 and bfloat16 use
     the tensor cores directly. On GPUs other than Hopper and for shapes the kernels do not take,
     cuBLAS runs the GEMM at the same precision. See docs/linear.md.
+
+    cache: a :class:`WeightCache` that keeps the weight's conversion for the tensor cores
+    between calls, so that a float32 call converts ``x`` alone; for a weight that stays as it
+    is over many calls (a layer's parameter at inference), never for one that changes every
+    call. The result is the same with or without it.
     """
-    return run(ext.linear, _op, x, weight, bias, activation or "none")
+    activation = activation or "none"
+    if cache is not None and not torch.compiler.is_compiling():
+        parts = cache.parts(weight)
+        if parts is not None:
+            return _prepared_op(x, weight, parts[0], parts[1], bias, activation)
+    return run(ext.linear, _op, x, weight, bias, activation)
+
+
+class WeightCache:
+    """One linear weight's conversion for the tensor-core GEMM, made on first use and made again
+    whenever the weight changes: written in place (its version counter moves), given new
+    storage, another shape, another tensor, or another float32 matmul precision.
+
+    Holds the conversion's memory (1.5x the weight's at 'highest', half at 'high') as long as
+    it lives. Where no conversion applies (not float32 on a Hopper GPU, the CPU, a precision or
+    ``KERNELWRIGHT_GEMM_SPLIT`` that sends the GEMM elsewhere) it holds nothing and linear runs
+    as without it. Fewer than 96 rows of ``x`` ('highest'; 64 at 'high') leave the GEMM bound
+    by reading the converted weight, which takes more bytes than cuBLAS reads: they go to
+    cuBLAS.
+    """
+
+    def __init__(self):
+        self._key = None
+        self._base = None
+        self._parts = None
+
+    def parts(self, weight):
+        """(parts, scales) for ``weight`` [out_features, in_features], or None."""
+        if weight.is_inference() or weight.device.type != "cuda" or weight.dtype != torch.float32:
+            return None
+        base = weight if weight._base is None else weight._base  # a view's stays the same tensor
+        key = (weight.data_ptr(), weight._version, tuple(weight.shape), weight.stride(),
+               torch.get_float32_matmul_precision(), os.environ.get("KERNELWRIGHT_GEMM_SPLIT"))
+        if key != self._key or self._base is None or self._base() is not base:
+            self._parts = None  # the old conversion freed before the new one is made
+            with torch.no_grad():
+                parts = _prepare_op(weight.detach())
+            self._parts = parts if parts[0].numel() else None
+            self._key, self._base = key, weakref.ref(base)
+        return self._parts
 
 
 def _check(op, x, weight, bias, activation):
@@ -56,18 +105,55 @@ def _(grad, x, weight, bias, output, activation, output_mask):
             weight.new_empty((weight.shape[0],)) if output_mask[2] and bias is not None else empty)
 
 
+@torch.library.register_fake("kernelwright::linear_prepare_weight")
+def _(weight):
+    check_floating("linear_prepare_weight", "weight", weight)
+    if weight.dim() != 2:
+        raise ValueError("kernelwright.linear_prepare_weight(): argument 'weight' must be 2-D "
+                         "[out_features, in_features], but has shape %s" % (tuple(weight.shape),))
+    # Whether a conversion applies, and its width, depend on the GPU and the precision: sizes
+    # the tracer learns from the values.
+    ctx = torch.library.get_ctx()
+    rows, width = ctx.new_dynamic_size(), ctx.new_dynamic_size()
+    return (weight.new_empty((rows, width), dtype=torch.float16),
+            weight.new_empty((rows,), dtype=torch.float32))
+
+
+@torch.library.register_fake("kernelwright::linear_prepared")
+def _(x, weight, weight_parts, weight_scales, bias=None, activation="none"):
+    _check("linear_prepared", x, weight, bias, activation)
+    return x.new_empty(tuple(x.shape[:-1]) + (weight.shape[0],))
+
+
 def _setup_context(ctx, inputs, output):
     x, weight, bias, activation = inputs
     ctx.save_for_backward(x, weight, bias, output)
     ctx.activation = activation
 
 
-def _backward(ctx, grad):
+def _grads(ctx, grad, needs):
+    """(gx, gw, gb) of linear for ``needs``, whether x, weight and bias need theirs."""
     x, weight, bias, output = ctx.saved_tensors
-    mask = [ctx.needs_input_grad[0], ctx.needs_input_grad[1],
-            bias is not None and ctx.needs_input_grad[2]]
+    mask = [needs[0], needs[1], bias is not None and needs[2]]
     gx, gw, gb = _backward_op(grad, x, weight, bias, output, ctx.activation, mask)
-    return (gx if mask[0] else None, gw if mask[1] else None, gb if mask[2] else None, None)
+    return (gx if mask[0] else None, gw if mask[1] else None, gb if mask[2] else None)
+
+
+def _backward(ctx, grad):
+    return _grads(ctx, grad, ctx.needs_input_grad[:3]) + (None,)
+
+
+def _setup_prepared(ctx, inputs, output):
+    x, weight, _, _, bias, activation = inputs
+    _setup_context(ctx, (x, weight, bias, activation), output)
+
+
+def _backward_prepared(ctx, grad):  # inputs: x, weight, weight_parts, weight_scales, bias, activation
+    needs = ctx.needs_input_grad
+    gx, gw, gb = _grads(ctx, grad, (needs[0], needs[1], needs[4]))
+    return gx, gw, None, None, gb, None
 
 
 torch.library.register_autograd("kernelwright::linear", _backward, setup_context=_setup_context)
+torch.library.register_autograd("kernelwright::linear_prepared", _backward_prepared,
+                                setup_context=_setup_prepared)

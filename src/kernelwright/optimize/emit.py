@@ -206,7 +206,7 @@ def _model_new(plan, choices):
             outs = ", ".join(o.name for o in unit.outputs)
             lines.append("        %s, = %s(%s)" % (outs, fn, ", ".join(t.name for t in spec.inputs)))
         else:
-            call = _stand_in(unit, choices.get(unit.name))
+            call = _stand_in(unit, choices.get(unit.name), cap.params)
             note = "  # measured faster than %s" % _target(unit.target) if call else ""
             call = call or _call(unit, lambda a: a.name)
             stride = interpret.traced_stride_for_views(unit)
@@ -238,8 +238,8 @@ def _constant_lines(cap, placeholders):
     return lines
 
 
-def _stand_in(node, label):
-    for option in anchors.alternatives(node) if label else []:
+def _stand_in(node, label, params):
+    for option in anchors.alternatives(node, params) if label else []:
         if option.label == label:
             return option.code(lambda a: a.name)
     return None

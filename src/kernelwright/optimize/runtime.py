@@ -148,3 +148,12 @@ def attr(module, fqn):
     for part in fqn.split("."):
         module = getattr(module, part)
     return module
+
+
+def weight_cache(module, key, make):
+    """``module``'s weight cache for its call ``key`` (``make()`` on first use): a GEMM operand's
+    conversion kept between calls in the module, outside its state_dict."""
+    caches = module.__dict__.setdefault("_kw_weight_caches", {})
+    if key not in caches:
+        caches[key] = make()
+    return caches[key]

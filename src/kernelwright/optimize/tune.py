@@ -103,7 +103,7 @@ def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3):
         groups[g.id] = _measure_group(plan.specs[g.id], twins[g.id], args, device, budget_s, tolerance)
 
     def on_call(node, args, kwargs):
-        options = anchors.alternatives(node)
+        options = anchors.alternatives(node, plan.captured.params)
         if options:
             calls[node.name] = _measure_call(node, options, args, kwargs, device, budget_s, call_tolerance)
 

@@ -1,0 +1,112 @@
+#ifdef KW_WITH_CUDA
+#include "gemm_split.h"
+
+#include <ATen/Context.h>
+#include <ATen/ops/empty.h>
+#include <c10/util/Exception.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "launch.h"
+
+namespace kw {
+
+// The default is 128 of k for fp16 (two k-tiles), 32 for TF32 (one), measured at 0.2-0.4x cuBLAS
+// fp32's error (benchmarks/results/gemm_precision_*). KERNELWRIGHT_GEMM_PROMOTION_INTERVAL (a
+// multiple of 4) trades accuracy for speed, for measuring that frontier.
+int promotion_interval(bool fp16) {
+  const char* env = std::getenv("KERNELWRIGHT_GEMM_PROMOTION_INTERVAL");
+  const int v = env ? std::atoi(env) : 0;
+  return v > 0 && v % 4 == 0 ? v : (fp16 ? 8 : 4);
+}
+
+// How a float32 GEMM uses the tensor cores (KERNELWRIGHT_GEMM_SPLIT). 'fp16' converts the
+// operands to fp16 after scaling each row by a power of two: 'highest' multiplies three products
+// of their hi and lo halves, 'high' and 'medium' one product of the hi halves, which keeps
+// TF32's 11 bits at twice its tensor rate. 'tf32' runs 3xTF32 at 'highest' and one TF32 pass
+// otherwise. 'auto' takes fp16 where the conversion pays off, else 'off': cuBLAS at the
+// precision asked. fp16's 5-bit exponent is shared per row (see docs/linear.md): 'tf32' keeps a
+// per-element exponent for rows whose entries span more than 2^17 ('highest') or 2^28 (one
+// product).
+enum class Split { kAuto, kFp16, kTf32, kOff };
+
+Split split_choice() {
+  const char* env = std::getenv("KERNELWRIGHT_GEMM_SPLIT");
+  const std::string v = env ? env : "";
+  if (v.empty() || v == "auto") return Split::kAuto;
+  if (v == "fp16") return Split::kFp16;
+  if (v == "tf32") return Split::kTf32;
+  if (v == "off") return Split::kOff;
+  TORCH_CHECK_VALUE(false, "kernelwright.linear(): environment variable KERNELWRIGHT_GEMM_SPLIT "
+                    "must be 'auto', 'fp16', 'tf32' or 'off', but is '", v, "'");
+}
+
+// The conversion reads each operand element (4 bytes) and writes 2 bytes per fp16 product;
+// what it saves grows with the products each element feeds, m*n/(m+n) of them per k. Three
+// products replace cuBLAS fp32 at about 9x its rate, one product replaces TF32 at 2x, so one
+// product needs more reuse. Crossovers measured on H200 (benchmarks/results/
+// gemm_split_crossover_*, gemm_high_crossover_*): three products 0.57-0.93x cuBLAS fp32 at
+// 63-128, 1.58x at 248; one product 0.82-0.87x cuBLAS TF32 at 482-512, 1.07-1.10x at 910-964.
+bool conversion_pays_off(int64_t m, int64_t n, bool single_product) {
+  const double reuse = static_cast<double>(m) * n / static_cast<double>(m + n);
+  return reuse >= (single_product ? 768.0 : 192.0);
+}
+
+// A weight converted once (linear_prepare_weight) leaves a's conversion alone to pay, which n
+// products per element repay; what remains is reading b: 6 bytes an element for three fp16
+// products, 2 for one, against cuBLAS's 4 (fp32 or TF32), which small m leaves bound by that
+// read. Three products against cuBLAS fp32 at k = n = 8192 (H100, benchmarks/results/
+// gemm_split_crossover_*): 0.93x at m = 16, 0.96x at 64, 1.59x at 128; 2.30x at 128 x 32768 x
+// 32768.
+bool prepared_pays_off(int64_t m, bool single_product) { return m >= (single_product ? 64 : 96); }
+
+GemmMethod float32_method(int64_t m, int64_t n, bool b_prepared) {
+  const bool highest =
+      at::globalContext().float32MatmulPrecision() == at::Float32MatmulPrecision::HIGHEST;
+  const Split choice = split_choice();
+  const bool fp16 = choice == Split::kFp16 ||
+                    (choice == Split::kAuto && (b_prepared ? prepared_pays_off(m, !highest)
+                                                       : conversion_pays_off(m, n, !highest)));
+  if (highest) {
+    if (fp16) return GemmMethod::kFp16Split3;
+    return choice == Split::kTf32 ? GemmMethod::kTf32Split3 : GemmMethod::kHalf;
+  }
+  if (fp16) return GemmMethod::kFp16Scaled;
+  return choice == Split::kTf32 ? GemmMethod::kTf32 : GemmMethod::kHalf;
+}
+
+at::Tensor split_rows(const at::Tensor& src, int64_t rows_out, GemmMethod method, SplitParts parts,
+                      float* scale) {
+  const bool fp16 = method != GemmMethod::kTf32Split3;
+  const int64_t rows = src.size(0), k = src.size(1);
+  const int64_t seg = split_segment(k, fp16);
+  const int64_t width = (parts == SplitParts::kHi ? 1 : 3) * seg;
+  at::Tensor out = at::empty({rows_out, width}, src.options().dtype(fp16 ? at::kHalf : at::kFloat));
+  // Rows past src's give output columns that are cut off: zeros keep what they compute finite.
+  if (rows_out > rows) out.narrow(0, rows, rows_out - rows).zero_();
+  at::Tensor row_max;
+  if (fp16) row_max = at::empty({std::max<int64_t>(rows, 1)}, src.options().dtype(at::kInt));
+  auto* scratch = fp16 ? reinterpret_cast<unsigned*>(row_max.data_ptr<int>()) : nullptr;
+  const int err = cuda::split_operand(fp16 ? SplitFormat::kFp16 : SplitFormat::kTf32,
+                                      src.data_ptr<float>(), rows, k, src.stride(0), src.stride(1),
+                                      out.data_ptr(), seg, parts, scale, scratch,
+                                      current_cuda_stream(src.device()));
+  TORCH_CHECK(err == 0, "kernelwright.linear(): CUDA kernel launch failed: ",
+              cuda_error_string(err));
+  return out;
+}
+
+void launch_gemm(const GemmArgs& g, const at::Tensor& like) {
+  at::Tensor workspace;
+  const size_t ws = cuda::gemm_workspace_bytes(g);
+  if (ws > 0) workspace = at::empty({static_cast<int64_t>(ws)}, like.options().dtype(at::kByte));
+  const int err = cuda::gemm(g, ws > 0 ? workspace.data_ptr() : nullptr,
+                             current_cuda_stream(like.device()));
+  TORCH_CHECK(err == 0, "kernelwright.linear(): CUDA kernel launch failed: ",
+              cuda_error_string(err));
+}
+
+}  // namespace kw
+#endif

@@ -1,0 +1,41 @@
+// What linear and linear_prepared share on CUDA: the layout of split operands, their
+// conversion, and the GEMM launch.
+#pragma once
+
+#ifdef KW_WITH_CUDA
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+
+#include "kw/gemm.h"
+
+namespace kw {
+
+inline int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+// The float32 method for this precision, shape and KERNELWRIGHT_GEMM_SPLIT; kHalf when the GEMM
+// goes to cuBLAS. b_prepared: b's split exists already (linear_prepare_weight).
+GemmMethod float32_method(int64_t m, int64_t n, bool b_prepared = false);
+
+// Tensor-core instructions between promotions of a split GEMM's partial sums to fp32.
+int promotion_interval(bool fp16);
+
+// Elements per segment of a split row of k: a 16-byte multiple.
+inline int64_t split_segment(int64_t k, bool fp16) { return round_up(k, fp16 ? 8 : 4); }
+
+// The split of src [rows, k] (any strides) as `rows_out` rows (rows past src's are zero) of
+// `parts` (SplitParts) for `method`; for fp16 methods its inverse row scales go to `scale`
+// (rows_out floats, zeroed by the caller). Launched on the current stream.
+at::Tensor split_rows(const at::Tensor& src, int64_t rows_out, GemmMethod method, SplitParts parts,
+                      float* scale);
+
+// Runs g on a's device and stream with the workspace it needs; an exception on a launch error.
+void launch_gemm(const GemmArgs& g, const at::Tensor& like);
+
+// act(a @ w^T + bias) for a [m, k] and w [n, k] converted by linear_prepare_weight (parts,
+// scales); an undefined tensor where that path does not apply (csrc/ops/linear_prepared.cpp).
+at::Tensor prepared_gemm(const at::Tensor& a, int64_t n, const at::Tensor& parts,
+                         const at::Tensor& scales, const at::Tensor& bias, Activation act);
+
+}  // namespace kw
+#endif
