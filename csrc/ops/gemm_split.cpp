@@ -57,10 +57,10 @@ bool conversion_pays_off(int64_t m, int64_t n, bool single_product) {
 // A weight converted once (linear_prepare_weight) leaves a's conversion alone to pay, which n
 // products per element repay; what remains is reading b: 6 bytes an element for three fp16
 // products, 2 for one, against cuBLAS's 4 (fp32 or TF32), which small m leaves bound by that
-// read. Three products against cuBLAS fp32 at k = n = 8192 (H100, benchmarks/results/
-// gemm_split_crossover_*): 0.93x at m = 16, 0.96x at 64, 1.59x at 128; 2.30x at 128 x 32768 x
-// 32768.
-bool prepared_pays_off(int64_t m, bool single_product) { return m >= (single_product ? 64 : 96); }
+// read. At k = n = 8192 on H100 (benchmarks/results/gemm_*_crossover_*): three products against
+// cuBLAS fp32 0.96x at m = 64, 0.97x at 80, 1.58x at 96 and 1.59x at 128 (2.30x at 128 x 32768
+// x 32768); one product against cuBLAS TF32 0.72x at 64, 1.00x at 96, 0.95x at 128, 1.06x at 256.
+bool prepared_pays_off(int64_t m, bool single_product) { return m >= (single_product ? 256 : 96); }
 
 GemmMethod float32_method(int64_t m, int64_t n, bool b_prepared) {
   const bool highest =

@@ -47,7 +47,7 @@ class WeightCache:
     Holds the conversion's memory (1.5x the weight's at 'highest', half at 'high') as long as
     it lives. Where no conversion applies (not float32 on a Hopper GPU, the CPU, a precision or
     ``KERNELWRIGHT_GEMM_SPLIT`` that sends the GEMM elsewhere) it holds nothing and linear runs
-    as without it. Fewer than 96 rows of ``x`` ('highest'; 64 at 'high') leave the GEMM bound
+    as without it. Fewer than 96 rows of ``x`` ('highest'; 256 at 'high') leave the GEMM bound
     by reading the converted weight, which takes more bytes than cuBLAS reads: they go to
     cuBLAS.
     """
