@@ -2,8 +2,8 @@
 any number of runs: a problem's last record (in the order the files are given) counts. Prints
 Markdown: per level the problems measured and missing, verdicts, geometric means against eager
 and torch.compile, the share faster than torch.compile, problems under 0.95x eager or over 60 s,
-then a line per problem with the device and date it was measured on. --png PREFIX also draws
-each level's speedups to PREFIX_<level>.png.
+those whose planned kernels all lost to ATen, then a line per problem with the device and date
+it was measured on. --png PREFIX also draws each level's speedups to PREFIX_<level>.png.
 
     python scripts/optimize_levels.py --kernelbench KernelBench/KernelBench results1.jsonl ...
 
@@ -24,6 +24,10 @@ def level_section(level, names, latest):
     passing = [(n, r) for n, r in records if r["verdict"] == "pass"]
     compiled = [r.get("speedup_vs_compile") for _, r in passing if r.get("speedup_vs_compile")]
     below = ["%s (%.3gx)" % (n, r["speedup_vs_eager"]) for n, r in passing if (r.get("speedup_vs_eager") or 1) < 0.95]
+    # Kernels planned but none in the emitted module: each lost to the ATen ops it replaces, or
+    # the whole Model.forward measured faster end to end (passthrough).
+    unkept = [n for n, r in passing if r.get("kernels")
+              and (r.get("passthrough") or not any(k.get("kept") for k in r["kernels"]))]
     slow = ["%s (%.0f s)" % (n, r["seconds"]["total"]) for n, r in records
             if (r.get("seconds") or {}).get("total", 0) > 60]
     geo = lambda key: summary.get(key) and "%.3fx" % summary[key]  # noqa: E731
@@ -34,6 +38,8 @@ def level_section(level, names, latest):
                               sum(1 for c in compiled if c > 1), len(compiled)),
              "- under 0.95x eager: %s" % (", ".join(below) or "none"),
              "- over 60 s to optimize: %s" % (", ".join(slow) or "none"),
+             "- generated kernels planned, none in the emitted module: %s" % (
+                 ", ".join(n.split("_")[0] for n in unkept) or "none"),
              "- not measured: %s" % (", ".join(n.split("_")[0] for n in missing) or "none"), "",
              "| problem | verdict | x eager | x torch.compile | error vs fp64 | s | device | date |",
              "|---|---|---|---|---|---|---|---|"]

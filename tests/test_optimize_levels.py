@@ -17,7 +17,8 @@ def _record(problem, verdict="pass", eager=2.0, compile_=1.5, seconds=30.0):
 
 def test_levels_count_each_problems_last_record(tmp_path):
     kb = tmp_path / "kb"
-    for level, names in (("level1", ["1_Add", "2_Mul", "3_Conv"]), ("level2", ["1_Conv_ReLU", "2_Gemm_Tanh"])):
+    for level, names in (("level1", ["1_Add", "2_Mul", "3_Conv"]), ("level2", ["1_Conv_ReLU", "2_Gemm_Tanh"]),
+                         ("level3", ["1_Model"])):
         (kb / level).mkdir(parents=True)
         for n in names:
             (kb / level / (n + ".py")).write_text("")
@@ -25,10 +26,15 @@ def test_levels_count_each_problems_last_record(tmp_path):
     old.write_text("\n".join(json.dumps(r) for r in [
         _record("L1_1_Add", eager=0.5), _record("2_Mul", verdict="fail", eager=None, compile_=None),
         _record("1_Conv_ReLU", eager=4.0, compile_=2.0, seconds=75.0)]) + "\n")
-    new.write_text(json.dumps(_record("2_Mul", eager=0.9, compile_=0.8)) + "\n")
+    lost = dict(_record("2_Mul", eager=0.9, compile_=0.8), kernels=[{"kept": False}, {"kept": False}])
+    kept = dict(_record("1_Conv_ReLU", eager=4.0, compile_=2.0, seconds=75.0), kernels=[{"kept": False}, {"kept": True}])
+    # Its kernel kept, but Model's whole forward measured faster end to end.
+    passthrough = dict(_record("1_Model"), kernels=[{"kept": True}], passthrough=True)
+    new.write_text("".join(json.dumps(r) + "\n" for r in (lost, kept, passthrough)))
     out = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "optimize_levels.py"), "--kernelbench",
                           str(kb), str(old), str(new)], capture_output=True, text=True, check=True).stdout
     level1, level2 = out.split("## level1")[1].split("## level2")
+    level2, level3 = level2.split("## level3")
     assert "2 of 3 problems measured" in level1 and "- verdicts: 2 pass" in level1
     # 1_Add (0.5x, its "L1_" name) and 2_Mul's last record (0.9x, not its earlier failure).
     assert "geometric mean over passing problems: 0.671x vs eager" in level1
@@ -36,3 +42,6 @@ def test_levels_count_each_problems_last_record(tmp_path):
     assert "not measured: 3" in level1 and "over 60 s to optimize: none" in level1
     assert "1 of 2 problems measured" in level2 and "over 60 s to optimize: 1_Conv_ReLU (75 s)" in level2
     assert "faster than torch.compile on 1 of 1" in level2 and "not measured: 2" in level2
+    assert "planned, none in the emitted module: 2\n" in level1  # 1_Add planned none: not named
+    assert "planned, none in the emitted module: none" in level2
+    assert "planned, none in the emitted module: 1\n" in level3
