@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build (timed), CUDA tests, benchmarks. Logs go to $OUT (default
 # ./out); the last lines printed are a short summary table.
-#   scripts/gpu_check.sh [build] [test] [bench] [gemm] [kernels] [smoke] [run] [suite] [optimize]
+#   scripts/gpu_check.sh [build] [test] [bench] [rows] [gemm] [kernels] [smoke] [run] [suite] [optimize]
 #   (default: build test bench)
 # On a host of several GPUs the optimize stage spreads its folders over them, and the tests of the
 # same call run beside it as TEST_SHARDS shards (default 1) on the first GPUs.
@@ -79,6 +79,12 @@ if [[ " $stages " == *" bench "* ]]; then
   python benchmarks/bench_ops.py --out benchmarks/results 2>&1 | tee "$OUT/bench.log"
   summary+=("bench: rc=${PIPESTATUS[0]}")
   cp benchmarks/results/ops_*.json benchmarks/results/ops_*.md benchmarks/results/ops_*.png "$OUT/" 2>/dev/null
+fi
+
+if [[ " $stages " == *" rows "* ]]; then
+  python benchmarks/bench_rows.py --out benchmarks/results 2>&1 | tee "$OUT/rows.log"
+  summary+=("rows bench: rc=${PIPESTATUS[0]}")
+  cp benchmarks/results/rows_*.json benchmarks/results/rows_*.md "$OUT/" 2>/dev/null
 fi
 
 if [[ " $stages " == *" gemm "* ]]; then

@@ -35,6 +35,16 @@ int sm_count() {
   });
 }
 
+// Bytes of L2; the row engine sends rows whose second read would not fit in half of it to the
+// streamed kernel.
+int l2_cache_bytes() {
+  static std::atomic<int> cache[kMaxDevices];
+  return cached_per_device(cache, 50 << 20, [](int device) {
+    int n = 0;
+    return cudaDeviceGetAttribute(&n, cudaDevAttrL2CacheSize, device) == cudaSuccess ? n : 0;
+  });
+}
+
 // major * 10 + minor.
 int compute_capability() {
   static std::atomic<int> cache[kMaxDevices];

@@ -1,5 +1,7 @@
 // Online logsumexp: one pass keeps (running max m, sum of exp(x - m)) and folds new values in,
-// so the input is read once. NaN and +inf are tracked as flags rather than folded, so that the
+// so the input is read once. M's exp (possibly the fast unit) serves the terms of the sum,
+// whose errors are independent and average out; a rescale multiplies a whole partial sum, so
+// its error would carry into every output of the row, and it is rare: the accurate exp. NaN and +inf are tracked as flags rather than folded, so that the
 // result matches torch.logsumexp exactly: any NaN gives NaN, otherwise any +inf gives +inf, a row
 // of only -inf (or an empty row) gives -inf.
 #pragma once
@@ -38,7 +40,7 @@ struct LseState {
       vmax = clean[i] > vmax ? clean[i] : vmax;
     }
     if (vmax > m) {
-      s *= M::exp(m - vmax);  // exp(-inf) == 0 when m is still -inf
+      s *= AccurateMath::exp(m - vmax);  // exp(-inf) == 0 when m is still -inf
       m = vmax;
     }
     if (m > -inf) {
@@ -52,7 +54,7 @@ struct LseState {
     const Acc inf = std::numeric_limits<Acc>::infinity();
     const Acc nm = o.m > m ? o.m : m;
     if (nm == -inf) return;
-    s = s * M::exp(m - nm) + o.s * M::exp(o.m - nm);
+    s = s * AccurateMath::exp(m - nm) + o.s * AccurateMath::exp(o.m - nm);
     m = nm;
   }
 

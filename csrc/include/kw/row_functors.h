@@ -93,19 +93,59 @@ struct WelfordState {
   }
 };
 
-// Softmax: the online (max, sum of exp) state of logsumexp, then exp(x - max) / sum. Like
-// torch.softmax, a row holding NaN or +inf, or only -inf, comes out all NaN.
+// Softmax's running (max m, sum of exp(x - m)). Unlike logsumexp's state it keeps no +inf
+// flag: softmax's row is all NaN whether it holds a NaN or a +inf, and a +inf shows as
+// m == +inf. A NaN is skipped by the max and flagged; its term makes s NaN, which the flag
+// overrides. Rescales use the accurate exp (see LseState).
+template <typename A, typename M>
+struct SoftmaxState {
+  A m;
+  A s;
+  unsigned nan;
+
+  KW_HD static SoftmaxState empty() {
+    return SoftmaxState{-std::numeric_limits<A>::infinity(), A(0), 0u};
+  }
+  template <int N>
+  KW_HD void add(const A (&v)[N]) {
+    A vmax = m;
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      nan |= v[i] != v[i] ? 1u : 0u;
+      vmax = v[i] > vmax ? v[i] : vmax;
+    }
+    if (vmax > m) {
+      s *= AccurateMath::exp(m - vmax);  // 0 while m is still -inf
+      m = vmax;
+    }
+    if (m > -std::numeric_limits<A>::infinity()) {
+#pragma unroll
+      for (int i = 0; i < N; ++i) s += M::exp(v[i] - m);
+    }
+  }
+  KW_HD void merge(const SoftmaxState& o) {
+    nan |= o.nan;
+    const A nm = o.m > m ? o.m : m;
+    if (nm == -std::numeric_limits<A>::infinity()) return;
+    s = s * AccurateMath::exp(m - nm) + o.s * AccurateMath::exp(o.m - nm);
+    m = nm;
+  }
+};
+
+// Softmax: the online (max, sum of exp) state, then exp(x - max) / sum. Like torch.softmax,
+// a row holding NaN or +inf, or only -inf, comes out all NaN.
 template <typename A, typename SumM = AccurateMath, typename OutM = AccurateMath>
 struct SoftmaxForwardOp {
   static constexpr int kIn = 1, kCols = 0, kSave = 0;
-  using State = LseState<A, SumM>;
+  using State = SoftmaxState<A, SumM>;
 
   template <int N>
   KW_HD void accumulate(State& st, const Elems<A, N>& e, const A (&)[2]) const {
     st.add(e.in[0]);
   }
   KW_HD void finish(const State& st, const A (&)[2], A (&c)[kCoefs]) const {
-    const bool defined = st.flags == 0u && st.m > -std::numeric_limits<A>::infinity();
+    const A inf = std::numeric_limits<A>::infinity();
+    const bool defined = st.nan == 0u && st.m > -inf && st.m < inf;
     c[0] = defined ? st.m : std::numeric_limits<A>::quiet_NaN();
     c[1] = A(1) / st.s;
     c[2] = c[3] = A(0);

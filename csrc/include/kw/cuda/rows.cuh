@@ -7,44 +7,34 @@
 // output: two reads and one write per element, the second read mostly from cache for rows
 // that fit in L1/L2. When rows are too few to fill the device, each row is split into chunks:
 // one kernel writes each chunk's state to a small workspace ([rows, splits] states), a second
-// merges a row's states and writes the chunk. Loads are 16-byte vectors when every operand is
-// 16-byte aligned and rows are a whole number of vectors, scalars otherwise.
+// merges a row's states and writes the chunk. Where the data the second read comes back for
+// (the rows in flight, or the whole tensor when split) is more than half of L2, that read
+// would come from DRAM: such rows, if vectorized, go to the streamed kernel
+// (kw/cuda/rows_streamed.cuh), which reads them from DRAM once. Loads are 16-byte vectors
+// when every operand is 16-byte aligned and rows are a whole number of vectors, scalars
+// otherwise.
 //
 // Softmax over a dim that is not the last reduces down columns: one thread per column.
 // LayerNorm and RMSNorm backwards also reduce grad_weight/grad_bias down the columns.
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
-#include "kw/cuda/dtype.cuh"
-#include "kw/row_functors.h"
-#include "kw/row_ops.h"
+#include "kw/cuda/rows_streamed.cuh"
+#include "kw/cuda/rows_tiles.cuh"
 
 namespace kw {
 namespace cuda {
 
 int sm_count();
+int l2_cache_bytes();
 
 namespace rows {
-
-constexpr int kBlock = 256;
-constexpr int kWarps = kBlock / 32;
-constexpr int64_t kWarpRowMax = 1024;
-
-template <typename T>
-constexpr int vec_len() { return 16 / static_cast<int>(sizeof(T)); }
-
-// Vectors each thread keeps in flight: about 64 bytes per row-shaped input.
-template <typename Op>
-constexpr int unroll() { return Op::kIn == 1 ? 4 : 2; }
-
-template <typename T>
-using Ptrs = RowPtrs<T, acc_t<T>>;
 
 struct Plan {
   int group;       // threads per row: 32 or kBlock
   bool vec;        // 16-byte loads and stores
+  bool streamed;   // rows_streamed.cuh instead of the two-read kernels
   int64_t splits;  // chunks per row
   int64_t chunk;   // elements per chunk, a whole number of vectors
   dim3 grid;       // x: split, y: row (or group of rows), grid-stride beyond 65535
@@ -73,158 +63,14 @@ Plan make_plan(const RowArgs& a) {
       p.chunk = ceil_div(ceil_div(a.len, s), V) * V;
       p.splits = ceil_div(a.len, p.chunk);
     }
+    const int64_t resident_rows = int64_t{sm_count()} * (2048 / kBlock);
+    const int64_t reread_rows = p.splits > 1 || a.rows < resident_rows ? a.rows : resident_rows;
+    const int64_t reread_bytes = reread_rows * a.len * Op::kIn * static_cast<int64_t>(sizeof(T));
+    p.streamed = p.vec && a.inner == 1 && reread_bytes > int64_t{l2_cache_bytes()} / 2;
   }
   p.grid = dim3(static_cast<unsigned>(p.splits),
                 static_cast<unsigned>(row_blocks < 65535 ? row_blocks : 65535), 1);
   return p;
-}
-
-// Warp shuffles of a whole state, word by word: the states are plain structs of 4- and 8-byte
-// fields, so any of them travels this way.
-template <typename S>
-__device__ __forceinline__ S shfl_down(const S& s, int offset) {
-  static_assert(sizeof(S) % 4 == 0, "state must be a whole number of words");
-  constexpr int W = sizeof(S) / 4;
-  unsigned w[W];
-  memcpy(w, &s, sizeof(S));
-#pragma unroll
-  for (int i = 0; i < W; ++i) w[i] = __shfl_down_sync(0xffffffffu, w[i], offset);
-  S o;
-  memcpy(&o, w, sizeof(S));
-  return o;
-}
-
-template <typename S>
-__device__ __forceinline__ S shfl_from_lane0(const S& s) {
-  constexpr int W = sizeof(S) / 4;
-  unsigned w[W];
-  memcpy(w, &s, sizeof(S));
-#pragma unroll
-  for (int i = 0; i < W; ++i) w[i] = __shfl_sync(0xffffffffu, w[i], 0);
-  S o;
-  memcpy(&o, w, sizeof(S));
-  return o;
-}
-
-// Merges the states of a group (a warp, or the block) and gives every thread of it the same
-// result, merged in the same order, so all threads of a row use identical coefficients.
-// Every thread of the group must call it; `partial` is kWarps states of shared memory.
-template <int Group, typename S>
-__device__ __forceinline__ S group_merge(S s, S* partial) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1) s.merge(shfl_down(s, offset));
-  if (Group == 32) return shfl_from_lane0(s);
-  if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = s;
-  __syncthreads();
-  S total = partial[0];
-#pragma unroll
-  for (int w = 1; w < kWarps; ++w) total.merge(partial[w]);
-  __syncthreads();  // partial is reused by the next row
-  return total;
-}
-
-// Loads the N elements of every operand at column j of the row that starts at offset `row`.
-template <typename T, typename Op, int N, bool Vectorized>
-__device__ __forceinline__ void load(const Ptrs<T>& p, int64_t row, int64_t j,
-                                     Elems<acc_t<T>, N>& e) {
-#pragma unroll
-  for (int k = 0; k < Op::kIn; ++k) {
-    if (Vectorized) {
-      const Vec<T, N> v = *reinterpret_cast<const Vec<T, N>*>(p.in[k] + row + j);
-#pragma unroll
-      for (int i = 0; i < N; ++i) e.in[k][i] = to_acc(v.v[i]);
-    } else {
-#pragma unroll
-      for (int i = 0; i < N; ++i) e.in[k][i] = to_acc(p.in[k][row + j + i]);
-    }
-  }
-#pragma unroll
-  for (int k = 0; k < Op::kCols; ++k) {
-    if (p.col[k] == nullptr) {
-#pragma unroll
-      for (int i = 0; i < N; ++i) e.col[k][i] = acc_t<T>(0);
-    } else if (Vectorized) {
-      const Vec<T, N> v = *reinterpret_cast<const Vec<T, N>*>(p.col[k] + j);
-#pragma unroll
-      for (int i = 0; i < N; ++i) e.col[k][i] = to_acc(v.v[i]);
-    } else {
-#pragma unroll
-      for (int i = 0; i < N; ++i) e.col[k][i] = to_acc(p.col[k][j + i]);
-    }
-  }
-}
-
-template <typename T, int N, bool Vectorized>
-__device__ __forceinline__ void store(T* out, const acc_t<T> (&o)[N]) {
-  if (Vectorized) {
-    Vec<T, N> v;
-#pragma unroll
-    for (int i = 0; i < N; ++i) v.v[i] = from_acc<T>(o[i]);
-    *reinterpret_cast<Vec<T, N>*>(out) = v;
-  } else {
-#pragma unroll
-    for (int i = 0; i < N; ++i) out[i] = from_acc<T>(o[i]);
-  }
-}
-
-template <typename T>
-__device__ __forceinline__ void load_row_in(const Ptrs<T>& p, int64_t r, acc_t<T> (&row)[2]) {
-#pragma unroll
-  for (int k = 0; k < 2; ++k) row[k] = p.row_in[k] ? p.row_in[k][r] : acc_t<T>(0);
-}
-
-// Calls f(e, j) for every tile of N elements in columns [begin, end) of the row at offset
-// `row` (e: the operands' elements, j: the tile's first column); thread `lane` of `group`
-// takes every group-th tile. U tiles are loaded before any is used, to keep loads in flight.
-// Vectorized, begin and end are whole vectors.
-template <typename T, typename Op, bool Vectorized, typename F>
-__device__ __forceinline__ void for_tiles(const Ptrs<T>& p, int64_t row, int64_t begin,
-                                          int64_t end, int lane, int group, F&& f) {
-  constexpr int N = Vectorized ? vec_len<T>() : 1;
-  constexpr int U = unroll<Op>();
-  const int64_t tiles = (end - begin) / N;
-  int64_t t = lane;
-  for (; t + int64_t{U - 1} * group < tiles; t += int64_t{U} * group) {
-    Elems<acc_t<T>, N> e[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      load<T, Op, N, Vectorized>(p, row, begin + (t + int64_t{u} * group) * N, e[u]);
-#pragma unroll
-    for (int u = 0; u < U; ++u) f(e[u], begin + (t + int64_t{u} * group) * N);
-  }
-  for (; t < tiles; t += group) {
-    Elems<acc_t<T>, N> e;
-    load<T, Op, N, Vectorized>(p, row, begin + t * N, e);
-    f(e, begin + t * N);
-  }
-}
-
-template <typename T, typename Op, bool Vectorized>
-__device__ __forceinline__ typename Op::State fold(const Op& op, const Ptrs<T>& p, int64_t row,
-                                                   int64_t begin, int64_t end,
-                                                   const acc_t<T> (&rs)[2], int lane, int group) {
-  typename Op::State st = Op::State::empty();
-  for_tiles<T, Op, Vectorized>(p, row, begin, end, lane, group,
-                               [&](const auto& e, int64_t) { op.accumulate(st, e, rs); });
-  return st;
-}
-
-template <typename T, typename Op, bool Vectorized>
-__device__ __forceinline__ void apply(const Op& op, const Ptrs<T>& p, int64_t row, int64_t begin,
-                                      int64_t end, const acc_t<T> (&rs)[2],
-                                      const acc_t<T> (&c)[kCoefs], int lane, int group) {
-  constexpr int N = Vectorized ? vec_len<T>() : 1;
-  for_tiles<T, Op, Vectorized>(p, row, begin, end, lane, group, [&](const auto& e, int64_t j) {
-    acc_t<T> o[N];
-    op.apply(e, rs, c, o);
-    store<T, N, Vectorized>(p.out + row + j, o);
-  });
-}
-
-template <typename T, typename Op>
-__device__ __forceinline__ void save(const Ptrs<T>& p, int64_t r, const acc_t<T> (&c)[kCoefs]) {
-#pragma unroll
-  for (int k = 0; k < Op::kSave; ++k) p.row_out[k][r] = c[k];
 }
 
 // Whole rows: a warp (Group 32, kBlock / 32 rows per block) or the block per row.
@@ -352,13 +198,14 @@ template <typename T, typename Op>
 int64_t rows_workspace_bytes(const RowArgs& a) {
   if (a.inner != 1 || a.rows == 0) return 0;
   const Plan pl = make_plan<T, Op>(a);
+  if (pl.streamed) return stream_workspace_bytes<Op>(a, stream_plan<T>(a));
   return pl.splits > 1 ? a.rows * pl.splits * static_cast<int64_t>(sizeof(typename Op::State)) : 0;
 }
 
 // Launches op over a's rows (or columns) with a workspace of rows_workspace_bytes.
 template <typename T, typename Op>
-void run_rows(const Op& op, const RowArgs& a, void* workspace, cudaStream_t s) {
-  if (a.rows == 0) return;
+cudaError_t run_rows(const Op& op, const RowArgs& a, void* workspace, cudaStream_t s) {
+  if (a.rows == 0) return cudaSuccess;
   const Ptrs<T> p(a);
   if (a.inner != 1) {
     const int64_t columns = a.rows * a.inner;
@@ -366,13 +213,15 @@ void run_rows(const Op& op, const RowArgs& a, void* workspace, cudaStream_t s) {
     const int64_t blocks = ceil_div(columns, kBlock);
     columns_kernel<T, Op><<<static_cast<unsigned>(blocks < cap ? blocks : cap), kBlock, 0, s>>>(
         op, p, a.rows, a.len, a.inner);
-    return;
+    return cudaSuccess;
   }
   const Plan pl = make_plan<T, Op>(a);
+  if (pl.streamed) return launch_streamed<T>(op, p, a, workspace, s);
   if (pl.vec)
     launch_rows_kernels<T, Op, true>(op, p, a, pl, workspace, s);
   else
     launch_rows_kernels<T, Op, false>(op, p, a, pl, workspace, s);
+  return cudaSuccess;
 }
 
 // grad_weight[j] = sum_r grad[r, j] * xhat[r, j] and grad_bias[j] = sum_r grad[r, j] for the
@@ -488,7 +337,8 @@ cudaError_t query_or_run(const Op& op, const RowArgs& a, void* workspace, int64_
     return cudaSuccess;
   }
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  run_rows<T>(op, a, workspace, s);
+  const cudaError_t err = run_rows<T>(op, a, workspace, s);
+  if (err != cudaSuccess) return err;
   run_param_grads<T>(a, static_cast<char*>(workspace) + row_bytes, s);
   return cudaGetLastError();
 }
