@@ -113,13 +113,26 @@ def optimize(model, example_inputs, *, problem_source=None, problem_name=None, d
         t = time.perf_counter()
         eager_ms = tune.forward_ms(model, example_inputs, device)
         best.end_to_end = (eager_ms, best.end_to_end[1])
-        if best.end_to_end[1] >= eager_ms:
+        if _forward_kept(best, eager_ms):
+            note = tune.keep_note(best.end_to_end[1], eager_ms)
+            if note:
+                best.notes.append("the generated forward against Model's: " + note)
+        else:
             best.passthrough = True
             best.source = best.standalone_source = emit.passthrough_source(
                 problem_source, problem_name, eager_ms, best.end_to_end[1], emit.design_lines(best.plan))
             best._module = None
         best.seconds["end_to_end"] = time.perf_counter() - t
     return best
+
+
+def _forward_kept(best, eager_ms):
+    """Whether the generated forward stands in for Model's: faster, or a tie (tune.TIE) where it
+    runs a generated kernel; a forward of ATen calls alone must be faster."""
+    generated_ms = best.end_to_end[1]
+    if any(t.chosen is not None for t in best.timings.values()):
+        return tune.kernel_kept(generated_ms, eager_ms)
+    return generated_ms < eager_ms
 
 
 def _with_channels_last(best, model, example_inputs, problem_source, problem_name, device, model_class):

@@ -1,0 +1,44 @@
+"""Measured choices at a tie: a generated kernel within tune.TIE of ATen's time is kept (and
+said to be a tie), a slower one is not; the emitted forward against Model's likewise, where it
+runs a generated kernel."""
+
+from types import SimpleNamespace
+
+import pytest
+
+from kernelwright.optimize import api, tune
+
+
+@pytest.mark.parametrize(
+    "kernel_ms,aten_ms,kept,note",
+    [
+        (1.0, 2.0, True, ""),  # faster
+        (2.0, 2.0, True, "a tie with ATen, kept (2.0000 ms against 2.0000 ms, within 2%)"),
+        (2.03, 2.0, True, "a tie with ATen, kept (2.0300 ms against 2.0000 ms, within 2%)"),
+        (2.05, 2.0, False, "ATen is faster (2.0000 ms against 2.0500 ms)"),
+        (10.0, 2.0, False, "ATen is faster (2.0000 ms against 10.0000 ms)"),
+    ],
+)
+def test_kernel_against_aten(kernel_ms, aten_ms, kept, note):
+    assert tune.kernel_kept(kernel_ms, aten_ms) is kept
+    assert tune.keep_note(kernel_ms, aten_ms) == note
+
+
+def _best(generated_ms, chosen):
+    timings = {0: SimpleNamespace(chosen=object() if chosen else None), 1: SimpleNamespace(chosen=None)}
+    return SimpleNamespace(end_to_end=(None, generated_ms), timings=timings)
+
+
+@pytest.mark.parametrize(
+    "generated_ms,chosen,kept",
+    [
+        (0.9, True, True),
+        (1.015, True, True),  # a tie, with a generated kernel in it
+        (1.03, True, False),
+        (0.9, False, True),
+        (1.0, False, False),  # ATen calls alone must be faster than Model's forward
+        (1.015, False, False),
+    ],
+)
+def test_generated_forward_against_models(generated_ms, chosen, kept):
+    assert api._forward_kept(_best(generated_ms, chosen), 1.0) is kept
