@@ -359,6 +359,25 @@ def test_integer_floor_and_trunc_division_follow_torch_for_negative_operands():
                            ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
 
 
+def test_round_keeps_its_decimals():
+    # round(x, decimals=d) once generated as round(x): found by a blind corpus model (192).
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return torch.round(x, decimals=2) + torch.round(x * 3.0, decimals=-1) - torch.round(x)
+
+    x = torch.randn(37, 11) * 5
+    p = plan.plan(capture.capture(M(), [x]))
+    assert p.groups
+    kernels = {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups}
+    with torch.no_grad():
+        assert_matches(interpret.run(p, M(), [x], kernels), M()(x), "round with decimals")
+    if nvrtc.available():
+        for g in p.groups:
+            spec = p.specs[g.id]
+            nvrtc._compile(runtime.PRELUDE + spec.cuda_source(), spec.name + ".cu", spec.name,
+                           ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+
+
 def test_a_variant_far_slower_than_the_best_is_timed_once():
     calls = []
 

@@ -30,7 +30,7 @@ _UNARY = {
     "asin": "kw_asin({a})", "acos": "kw_acos({a})", "atan": "kw_atan({a})", "sinh": "kw_sinh({a})",
     "cosh": "kw_cosh({a})", "tanh": "kw_tanh({a})", "asinh": "kw_asinh({a})", "acosh": "kw_acosh({a})",
     "atanh": "kw_atanh({a})", "sigmoid": "kw_sigmoid({a})", "erf": "kw_erf({a})", "erfc": "kw_erfc({a})",
-    "sign": "kw_sign({a})", "floor": "kw_floor({a})", "ceil": "kw_ceil({a})", "round": "kw_rint({a})",
+    "sign": "kw_sign({a})", "floor": "kw_floor({a})", "ceil": "kw_ceil({a})",
     "trunc": "kw_trunc({a})", "frac": "({a} - kw_trunc({a}))", "relu": "kw_relu({a})",
     "silu": "({a} * kw_sigmoid({a}))", "mish": "({a} * kw_tanh(kw_softplus({a}, kw_one({a}), kw_twenty({a}))))",
     "hardsigmoid": "kw_hardsigmoid({a})", "hardswish": "({a} * kw_hardsigmoid({a}))",
@@ -194,6 +194,17 @@ def _addcmul(node, args):
     return "({a} + {p0} * {b} * {c})", [node.kwargs.get("value", 1)]
 
 
+def _round(node, args):
+    # ATen's round.decimals: rint(x * 10^d) / 10^d, or for d < 0 rint(x / 10^-d) * 10^-d, the
+    # power of ten made in double and used in the compute type.
+    decimals = node.kwargs.get("decimals", args[1] if len(args) > 1 else 0)
+    if not decimals:
+        return "kw_rint({a})", []
+    if decimals > 0:
+        return "(kw_rint({a} * {p0}) / {p0})", [10.0 ** decimals]
+    return "(kw_rint({a} / {p0}) * {p0})", [10.0 ** -decimals]
+
+
 def _threshold(node, args):
     return "kw_where({a} > {p0}, {a}, {p1})", [args[1], args[2]]
 
@@ -203,7 +214,7 @@ _EXTRA = {
     "clamp_min": lambda n, a: _clamp_expr(a[1], None), "clamp_max": lambda n, a: _clamp_expr(None, a[1]),
     "pow": _pow, "gelu": _gelu, "elu": _elu, "leaky_relu": _leaky_relu, "hardtanh": _hardtanh,
     "softplus": _softplus, "where": _where, "div": _div, "masked_fill": _masked_fill, "lerp": _lerp,
-    "addcmul": _addcmul, "threshold": _threshold,
+    "addcmul": _addcmul, "threshold": _threshold, "round": _round,
 }
 
 
