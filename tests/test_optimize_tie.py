@@ -1,6 +1,6 @@
-"""Measured choices at a tie: a generated kernel within tune.TIE of ATen's time is kept (and
-said to be a tie), a slower one is not; the emitted forward against Model's likewise, where it
-runs a generated kernel."""
+"""The keep-or-drop decision on given times (no timing is taken here): a generated kernel
+within tune.TIE of ATen's time is kept (and said to be a tie), a slower one is not; the
+emitted forward against Model's likewise, where it runs a generated kernel."""
 
 from types import SimpleNamespace
 
