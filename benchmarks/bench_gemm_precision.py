@@ -9,8 +9,9 @@ the relative Frobenius norm of (result - float64 result). Methods:
   split3_concat      3xTF32 as one TF32 GEMM over the concatenated 3K inner dimension
   bf16x3             a_hi@b_hi + a_hi@b_lo + a_lo@b_hi with bf16 halves, three bf16 GEMMs
   kernelwright_*     kernelwright.ops.linear at each precision (when the op is built); at
-                     'highest' also with the TF32 split (_tf32split) and with more or fewer fp32
-                     promotions than the default (_promote4, _promote16); at 'high' also one
+                     'highest' also with the TF32 split (_tf32split), with the fp16 split's cross
+                     products in its one GEMM (_fused) or apart on cuBLAS (_apart), and with more
+                     or fewer fp32 promotions than the default (_promote4, _promote16); at 'high' also one
                      TF32 pass (_tf32) instead of one fp16 product on row-scaled operands
 
 --crossover times kernelwright's fp16 conversion (made every call, and made once for a weight
@@ -110,6 +111,8 @@ def methods(a, b):
             m["kernelwright_highest_tf32split"] = with_env("KERNELWRIGHT_GEMM_SPLIT", "tf32", highest)
             m["kernelwright_high_tf32"] = with_env(
                 "KERNELWRIGHT_GEMM_SPLIT", "tf32", with_precision("high", lambda: K.linear(a, b)))
+            for cross in ("fused", "apart"):  # the split's cross products (gemm_split.cpp)
+                m["kernelwright_highest_" + cross] = with_env("KERNELWRIGHT_GEMM_CROSS", cross, highest)
             for interval in (4, 16):  # more or fewer promotions than the default 8
                 m["kernelwright_highest_promote%d" % interval] = with_env(
                     "KERNELWRIGHT_GEMM_PROMOTION_INTERVAL", str(interval), highest)
@@ -122,16 +125,29 @@ def rel_error(out, ref):
     return ((out.double() - ref).norm() / ref.norm()).item()
 
 
-# precision -> (label, KERNELWRIGHT_GEMM_SPLIT or None for torch.mm, weight converted once) of
-# each contender; the first is the baseline. "weight kept": b's conversion made once
-# (kernelwright.ops.WeightCache), as for a layer's weight at inference; the rule that picks it
-# is csrc/ops/gemm_split.cpp's prepared_pays_off.
+# precision -> (label, environment or None for torch.mm, weight converted once) of each
+# contender; the first is the baseline. "auto": what a user gets, the rules in
+# csrc/ops/gemm_split.cpp choosing. "weight kept": b's conversion made once
+# (kernelwright.ops.WeightCache), as for a layer's weight at inference (prepared_pays_off).
+# At 'highest' the split's cross products run fused (one promoting GEMM over 3K) or apart
+# (cuBLAS fp16, then hi*hi promoted): KERNELWRIGHT_GEMM_CROSS.
 CONTENDERS = {
-    "highest": [("cuBLAS fp32", None, False), ("fp16 split", "fp16", False),
-                ("fp16 split, weight kept", "auto", True)],
-    "high": [("cuBLAS TF32", None, False), ("TF32 kernel", "tf32", False), ("fp16 scaled", "fp16", False),
-             ("fp16 scaled, weight kept", "auto", True)],
+    "highest": [("cuBLAS fp32", None, False), ("kernelwright", {}, False),
+                ("fp16 split, fused", {"KERNELWRIGHT_GEMM_SPLIT": "fp16",
+                                       "KERNELWRIGHT_GEMM_CROSS": "fused"}, False),
+                ("fp16 split, apart", {"KERNELWRIGHT_GEMM_SPLIT": "fp16",
+                                       "KERNELWRIGHT_GEMM_CROSS": "apart"}, False),
+                ("weight kept", {}, True)],
+    "high": [("cuBLAS TF32", None, False), ("TF32 kernel", {"KERNELWRIGHT_GEMM_SPLIT": "tf32"}, False),
+             ("fp16 scaled", {"KERNELWRIGHT_GEMM_SPLIT": "fp16"}, False),
+             ("fp16 scaled, weight kept", {}, True)],
 }
+
+
+def with_envs(envs, fn):
+    for name, value in envs.items():
+        fn = with_env(name, value, fn)
+    return fn
 
 
 def crossover(shapes, precision, budget, env, out_dir, b_major="k"):
@@ -140,7 +156,8 @@ def crossover(shapes, precision, budget, env, out_dir, b_major="k"):
     import kernelwright.ops as K
 
     # Our one-pass TF32 kernel reads k-major b only; with an n-major b it would time cuBLAS again.
-    contenders = [c for c in CONTENDERS[precision] if not (b_major == "n" and c[1] == "tf32")]
+    contenders = [c for c in CONTENDERS[precision]
+                  if not (b_major == "n" and c[1] and c[1].get("KERNELWRIGHT_GEMM_SPLIT") == "tf32")]
     labels = [c[0] for c in contenders]
     copy_gbs = copy_bandwidth(1 << 30)[0] / 1e9
     rows = []
@@ -156,10 +173,10 @@ def crossover(shapes, precision, budget, env, out_dir, b_major="k"):
         row = {"m": m, "k": k, "n": n, "reuse": m * n / (m + n), "ms": {}, "error_vs_fp64": {},
                # Reading both operands and writing the output once at the measured copy rate.
                "memory_floor_ms": 4 * (m * k + k * n + m * n) / (copy_gbs * 1e9) * 1e3}
-        for label, split, kept in contenders:
+        for label, envs, kept in contenders:
             cache = K.WeightCache() if kept else None
-            fn = (lambda: a @ b.t()) if split is None else with_env(
-                "KERNELWRIGHT_GEMM_SPLIT", split, lambda cache=cache: K.linear(a, b, cache=cache))
+            fn = (lambda: a @ b.t()) if envs is None else with_envs(
+                envs, lambda cache=cache: K.linear(a, b, cache=cache))
             fn = with_precision(precision, fn)
             row["error_vs_fp64"][label] = rel_error(fn(), ref)
             row["ms"][label] = time_fn(fn, device="cuda", budget_s=budget).median_ms

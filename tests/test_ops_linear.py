@@ -205,6 +205,58 @@ def test_split_choice():
         check_against_torch(K.linear(x, w), x, w, None, None)
 
 
+@contextlib.contextmanager
+def cross_products(mode):
+    old = os.environ.get("KERNELWRIGHT_GEMM_CROSS")
+    os.environ["KERNELWRIGHT_GEMM_CROSS"] = mode
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["KERNELWRIGHT_GEMM_CROSS"]
+        else:
+            os.environ["KERNELWRIGHT_GEMM_CROSS"] = old
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("mnk", [(300, 517, 1000), (129, 256, 2056), (24, 40, 16999), (640, 384, 4096)],
+                         ids=str)
+@pytest.mark.parametrize("act", ACTS, ids=str)
+def test_highest_cross_products_fused_or_apart(mnk, act):
+    """'highest' with the split's cross products in the one promoting GEMM or summed apart on
+    cuBLAS and added in the epilogue: both within fp32's error, fresh weights and a kept one.
+    The two sum in different orders, so equal outputs would mean one path ran twice."""
+    x, w, b = make(*mnk, torch.float32, "cuda")
+    got = {}
+    for mode in ("fused", "apart"):
+        with precision("highest"), cross_products(mode):
+            poison("cuda")
+            got[mode] = K.linear(x, w, b, act)
+            check_against_torch(got[mode], x, w, b, act, floor=1e-6)
+            cache = K.WeightCache()
+            for _ in range(2):  # the first call converts the weight, the second reuses it
+                check_against_torch(K.linear(x, w, b, act, cache=cache), x, w, b, act, floor=1e-6)
+    assert not torch.equal(got["fused"], got["apart"])
+    with precision("highest"), cross_products("sideways"):
+        with pytest.raises(ValueError, match="KERNELWRIGHT_GEMM_CROSS"):
+            K.linear(x, w, b, act)
+    assert torch.equal(K.linear(x, w, b, act), K.linear(x, w, b, act))  # the next call works
+
+
+@pytest.mark.cuda
+def test_auto_at_highest():
+    """'auto' at 'highest' takes the split from 2^31 multiply-adds and m*n/(m+n) >= 192 (from 96
+    rows for a kept weight), with its cross products apart from 2^35 (csrc/ops/gemm_split.cpp):
+    within fp32's error, and not cuBLAS's result to the bit."""
+    for mnk in [(256, 4096, 8192), (1024, 4096, 8192)]:
+        x, w, b = make(*mnk, torch.float32, "cuda")
+        with precision("highest", "auto"):
+            cache = K.WeightCache()
+            for got in (K.linear(x, w, b), K.linear(x, w, b, cache=cache), K.linear(x, w, b, cache=cache)):
+                check_against_torch(got, x, w, b, None, factor=1.0)
+                assert not torch.equal(got, F.linear(x, w, b))
+
+
 @pytest.mark.parametrize("act", ACTS, ids=str)
 def test_gradcheck(device, act):
     x, w, b = make(6, 5, 4, torch.float64, device)

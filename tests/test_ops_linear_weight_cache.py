@@ -9,8 +9,10 @@ import kernelwright.ops as K
 from reference import poison, randn
 from test_ops_linear import ACTS, check_against_torch, float32_modes, make, precision, torch_linear
 
-# (m, n, k): rows under and over the 96 from which 'auto' takes the conversion at 'highest'; an n off 16
-# bytes (a padded output); a k off 16 bytes (a padded segment).
+# (m, n, k): rows under and over the 96 from which 'auto' takes the conversion at 'highest' (given
+# 2^31 multiply-adds, which these small shapes leave to cuBLAS under 'auto': test_ops_linear's
+# test_auto_at_highest takes the conversion); an n off 16 bytes (a padded output); a k off 16
+# bytes (a padded segment).
 SHAPES = [(5, 24, 64), (64, 128, 256), (130, 37, 1000), (96, 520, 999)]
 
 

@@ -22,6 +22,7 @@ int compute_capability();
 KW_DECLARE_LINEAR(linear_tf32)
 KW_DECLARE_LINEAR(linear_tf32_split3)
 KW_DECLARE_LINEAR(linear_fp16_split3)
+KW_DECLARE_LINEAR(linear_fp16_hi_sourced)
 KW_DECLARE_LINEAR(linear_fp16_scaled)
 KW_DECLARE_LINEAR(linear_bf16)
 KW_DECLARE_LINEAR(linear_fp16)
@@ -29,14 +30,15 @@ KW_DECLARE_LINEAR(linear_fp16)
 
 namespace {
 
-enum class Kind { kNone, kTf32, kTf32Split3, kFp16Split3, kFp16Scaled, kBf16, kFp16 };
+enum class Kind { kNone, kTf32, kTf32Split3, kFp16Split3, kFp16HiSourced, kFp16Scaled, kBf16, kFp16 };
 
 Kind kind_of(const GemmArgs& g) {
   const auto dtype = static_cast<DType>(g.dtype);
   const auto method = static_cast<GemmMethod>(g.method);
   if (dtype == DType::Float32 && method == GemmMethod::kTf32) return Kind::kTf32;
   if (dtype == DType::Float32 && method == GemmMethod::kTf32Split3) return Kind::kTf32Split3;
-  if (dtype == DType::Float32 && method == GemmMethod::kFp16Split3) return Kind::kFp16Split3;
+  if (dtype == DType::Float32 && method == GemmMethod::kFp16Split3)
+    return g.c != nullptr ? Kind::kFp16HiSourced : Kind::kFp16Split3;
   if (dtype == DType::Float32 && method == GemmMethod::kFp16Scaled) return Kind::kFp16Scaled;
   if (dtype == DType::BFloat16 && method == GemmMethod::kHalf) return Kind::kBf16;
   if (dtype == DType::Float16 && method == GemmMethod::kHalf) return Kind::kFp16;
@@ -60,13 +62,17 @@ const char* gemm_unsupported(const GemmArgs& g) {
     return "k, n and the row strides must be multiples of 16 bytes for TMA";
   if (!aligned16(g.a) || !aligned16(g.b) || !aligned16(g.d) || (g.bias && !aligned16(g.bias)))
     return "operands must be 16-byte aligned for TMA";
-  const bool scaled = kind == Kind::kFp16Split3 || kind == Kind::kFp16Scaled;
+  const bool scaled =
+      kind == Kind::kFp16Split3 || kind == Kind::kFp16HiSourced || kind == Kind::kFp16Scaled;
   if (scaled && (g.a_scale == nullptr || !aligned16(g.b_scale)))
     return "row scales missing or misaligned";
+  if (kind == Kind::kFp16HiSourced && (!aligned16(g.c) || g.ldc % 4))
+    return "the cross products must be 16-byte aligned, rows too";
   switch (kind) {
     case Kind::kTf32: return linear_tf32_unsupported(g);
     case Kind::kTf32Split3: return linear_tf32_split3_unsupported(g);
     case Kind::kFp16Split3: return linear_fp16_split3_unsupported(g);
+    case Kind::kFp16HiSourced: return linear_fp16_hi_sourced_unsupported(g);
     case Kind::kFp16Scaled: return linear_fp16_scaled_unsupported(g);
     case Kind::kBf16: return linear_bf16_unsupported(g);
     default: return linear_fp16_unsupported(g);
@@ -78,6 +84,7 @@ size_t gemm_workspace_bytes(const GemmArgs& g) {
     case Kind::kTf32: return linear_tf32_workspace_bytes(g);
     case Kind::kTf32Split3: return linear_tf32_split3_workspace_bytes(g);
     case Kind::kFp16Split3: return linear_fp16_split3_workspace_bytes(g);
+    case Kind::kFp16HiSourced: return linear_fp16_hi_sourced_workspace_bytes(g);
     case Kind::kFp16Scaled: return linear_fp16_scaled_workspace_bytes(g);
     case Kind::kBf16: return linear_bf16_workspace_bytes(g);
     case Kind::kFp16: return linear_fp16_workspace_bytes(g);
@@ -90,6 +97,7 @@ int gemm(const GemmArgs& g, void* workspace, void* stream) {
     case Kind::kTf32: return linear_tf32_run(g, workspace, stream);
     case Kind::kTf32Split3: return linear_tf32_split3_run(g, workspace, stream);
     case Kind::kFp16Split3: return linear_fp16_split3_run(g, workspace, stream);
+    case Kind::kFp16HiSourced: return linear_fp16_hi_sourced_run(g, workspace, stream);
     case Kind::kFp16Scaled: return linear_fp16_scaled_run(g, workspace, stream);
     case Kind::kBf16: return linear_bf16_run(g, workspace, stream);
     case Kind::kFp16: return linear_fp16_run(g, workspace, stream);

@@ -3,6 +3,7 @@
 
 #include <ATen/Context.h>
 #include <ATen/ops/empty.h>
+#include <ATen/ops/mm.h>
 #include <c10/util/Exception.h>
 
 #include <algorithm>
@@ -54,6 +55,14 @@ bool conversion_pays_off(int64_t m, int64_t n, bool single_product) {
   return reuse >= (single_product ? 768.0 : 192.0);
 }
 
+// Below about 2^31 multiply-adds a three-product split loses to cuBLAS fp32 whatever the
+// shape: its conversions and GEMM cost a few tens of microseconds however small the product.
+// H100, 2026-11-27 (gemm_split_crossover_nvidia-h100-80gb-hbm3_2026-11-27): 0.50x at 512^3,
+// 0.90x at 1024^3 (weight kept: 0.47x, 0.78x), 2.29x at 2048^3.
+bool enough_work_for_three(int64_t m, int64_t n, int64_t k) {
+  return static_cast<double>(m) * n * k >= 2147483648.0;
+}
+
 // A weight converted once (linear_prepare_weight) leaves a's conversion alone to pay, which n
 // products per element repay; what remains is reading b: 6 bytes an element for three fp16
 // products, 2 for one, against cuBLAS's 4 (fp32 or TF32), which small m leaves bound by that
@@ -62,13 +71,14 @@ bool conversion_pays_off(int64_t m, int64_t n, bool single_product) {
 // x 32768); one product against cuBLAS TF32 0.72x at 64, 1.00x at 96, 0.95x at 128, 1.06x at 256.
 bool prepared_pays_off(int64_t m, bool single_product) { return m >= (single_product ? 256 : 96); }
 
-GemmMethod float32_method(int64_t m, int64_t n, bool b_prepared) {
+GemmMethod float32_method(int64_t m, int64_t n, int64_t k, bool b_prepared) {
   const bool highest =
       at::globalContext().float32MatmulPrecision() == at::Float32MatmulPrecision::HIGHEST;
   const Split choice = split_choice();
-  const bool fp16 = choice == Split::kFp16 ||
-                    (choice == Split::kAuto && (b_prepared ? prepared_pays_off(m, !highest)
-                                                       : conversion_pays_off(m, n, !highest)));
+  const bool pays_off = (b_prepared ? prepared_pays_off(m, !highest)
+                                    : conversion_pays_off(m, n, !highest)) &&
+                        (!highest || enough_work_for_three(m, n, k));
+  const bool fp16 = choice == Split::kFp16 || (choice == Split::kAuto && pays_off);
   if (highest) {
     if (fp16) return GemmMethod::kFp16Split3;
     return choice == Split::kTf32 ? GemmMethod::kTf32Split3 : GemmMethod::kHalf;
@@ -106,6 +116,45 @@ void launch_gemm(const GemmArgs& g, const at::Tensor& like) {
                              current_cuda_stream(like.device()));
   TORCH_CHECK(err == 0, "kernelwright.linear(): CUDA kernel launch failed: ",
               cuda_error_string(err));
+}
+
+// The cross products of a three-product split, hi*lo + lo*hi, are 2^-11 of hi*hi: the tensor
+// cores' truncating accumulation costs them little (error 0.15x cuBLAS fp32's at 8192^3 against
+// 0.23x fused), so only hi*hi needs the promoting kernel, and the cross products can run on
+// cuBLAS's faster fp16 GEMM (float32 out, written into the output, which the promoting kernel
+// then reads as its source). That costs a launch and 8 more bytes per output element, which a
+// long k and much work repay. H100, 2026-11-27 (gemm_split_crossover_nvidia-h100-80gb-hbm3_
+// 2026-11-27), apart against fused: 6.23 against 8.08 ms at 8192^3, 53.1 against 90.0 at 16384^3,
+// 1.42 against 1.86 at 1024 x 65536 x 1024, 4.03 against 4.46 at 16384 x 1024 x 16384; even at
+// 4096^3 and 256 x 8192 x 8192 (2^34 multiply-adds); slower below: 0.175 against 0.146 ms at
+// 2048^3, 0.577 against 0.506 at 128 x 8192 x 8192.
+// KERNELWRIGHT_GEMM_CROSS: 'apart' (always), 'fused' (never: one promoting GEMM over 3K), 'auto'.
+bool cross_products_apart(int64_t m, int64_t n, int64_t seg) {
+  const char* env = std::getenv("KERNELWRIGHT_GEMM_CROSS");
+  const std::string v = env ? env : "";
+  if (v == "apart") return true;
+  if (v == "fused") return false;
+  TORCH_CHECK_VALUE(v.empty() || v == "auto", "kernelwright.linear(): environment variable "
+                    "KERNELWRIGHT_GEMM_CROSS must be 'auto', 'apart' or 'fused', but is '", v, "'");
+  return seg >= 1024 && static_cast<double>(m) * n * seg >= 34359738368.0;  // 2^35
+}
+
+void launch_split_gemm(GemmArgs g, const at::Tensor& a_parts, const at::Tensor& b_parts,
+                       const at::Tensor& out) {
+  if (static_cast<GemmMethod>(g.method) == GemmMethod::kFp16Split3) {
+    const int64_t seg = g.k / 3;
+    GemmArgs hi = g;
+    hi.k = seg;  // the rows' first segments: hi in both [hi, hi, lo] and [hi, lo, hi]
+    hi.c = static_cast<const float*>(g.d);
+    hi.ldc = g.ldd;
+    if (cross_products_apart(g.m, g.n, seg) && cuda::gemm_unsupported(hi) == nullptr) {
+      at::Tensor cross = out;
+      at::mm_out(cross, a_parts.narrow(1, seg, 2 * seg), b_parts.narrow(1, seg, 2 * seg).t(),
+                 at::kFloat);
+      return launch_gemm(hi, out);
+    }
+  }
+  launch_gemm(g, out);
 }
 
 }  // namespace kw

@@ -15,7 +15,7 @@ inline int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 // The float32 method for this precision, shape and KERNELWRIGHT_GEMM_SPLIT; kHalf when the GEMM
 // goes to cuBLAS. b_prepared: b's split exists already (linear_prepare_weight).
-GemmMethod float32_method(int64_t m, int64_t n, bool b_prepared = false);
+GemmMethod float32_method(int64_t m, int64_t n, int64_t k, bool b_prepared = false);
 
 // Tensor-core instructions between promotions of a split GEMM's partial sums to fp32.
 int promotion_interval(bool fp16);
@@ -31,6 +31,12 @@ at::Tensor split_rows(const at::Tensor& src, int64_t rows_out, GemmMethod method
 
 // Runs g on a's device and stream with the workspace it needs; an exception on a launch error.
 void launch_gemm(const GemmArgs& g, const at::Tensor& like);
+
+// Runs the split GEMM g (pointing at a_parts, b_parts and out, [m, g.n] float32) into out. A
+// three-product split (kFp16Split3) may run as two GEMMs: the cross products hi*lo + lo*hi on
+// cuBLAS into out, then hi*hi on the promoting kernel, which adds them (see gemm_split.cpp).
+void launch_split_gemm(GemmArgs g, const at::Tensor& a_parts, const at::Tensor& b_parts,
+                       const at::Tensor& out);
 
 // act(a @ w^T + bias) for a [m, k] and w [n, k] converted by linear_prepare_weight (parts,
 // scales); an undefined tensor where that path does not apply (csrc/ops/linear_prepared.cpp).

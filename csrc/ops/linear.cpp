@@ -127,7 +127,7 @@ bool split_operands(const at::Tensor& a, const at::Tensor& b, GemmMethod method,
 // decided without allocating.
 std::optional<GemmMethod> cuda_method(const at::Tensor& a, int64_t n, bool b_k_major) {
   const bool fp32 = a.scalar_type() == at::kFloat;
-  const GemmMethod method = fp32 ? float32_method(a.size(0), n) : GemmMethod::kHalf;
+  const GemmMethod method = fp32 ? float32_method(a.size(0), n, a.size(1)) : GemmMethod::kHalf;
   if (fp32 && method == GemmMethod::kHalf) return std::nullopt;  // cuBLAS
   const bool split = method != GemmMethod::kTf32 && method != GemmMethod::kHalf;
   if (!split && (!k_major(a) || !b_k_major)) return std::nullopt;  // cuBLAS reads transposes
@@ -161,9 +161,10 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   at::Tensor out = at::empty({m, n_pad}, a.options());
   g.d = out.data_ptr();
   g.ldd = n_pad;
-  SplitOperands operands;
   if (split) {
+    SplitOperands operands;
     if (!split_operands(a, b, method, g, operands)) return at::Tensor();
+    launch_split_gemm(g, operands.a, operands.b, out);
   } else {
     g.method = static_cast<int>(method);
     g.k = k;
@@ -172,8 +173,8 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
     g.a = a.data_ptr();
     g.b = b.data_ptr();
     if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
+    launch_gemm(g, a);
   }
-  launch_gemm(g, a);
   return n_pad == n ? out : out.narrow(1, 0, n).contiguous();
 }
 #endif

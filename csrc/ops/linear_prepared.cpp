@@ -23,8 +23,8 @@ namespace {
 // The method a prepared weight is converted for at this precision: the one float32_method
 // takes for a prepared b with rows enough; kHalf (no conversion) where the environment asks
 // for TF32 or cuBLAS.
-GemmMethod prepared_method(int64_t n) {
-  const GemmMethod method = float32_method(int64_t{1} << 30, n, /*b_prepared=*/true);
+GemmMethod prepared_method(int64_t n, int64_t k) {
+  const GemmMethod method = float32_method(int64_t{1} << 30, n, k, /*b_prepared=*/true);
   return method == GemmMethod::kFp16Split3 || method == GemmMethod::kFp16Scaled ? method
                                                                                  : GemmMethod::kHalf;
 }
@@ -58,7 +58,7 @@ int64_t parts_width(int64_t k, GemmMethod method) {
 at::Tensor prepared_gemm(const at::Tensor& a, int64_t n, const at::Tensor& parts,
                          const at::Tensor& scales, const at::Tensor& bias, Activation act) {
   const int64_t m = a.size(0), k = a.size(1), n_pad = parts.size(0);
-  const GemmMethod method = float32_method(m, n, /*b_prepared=*/true);
+  const GemmMethod method = float32_method(m, n, k, /*b_prepared=*/true);
   if (method != GemmMethod::kFp16Split3 && method != GemmMethod::kFp16Scaled) return at::Tensor();
   if (parts.size(1) != parts_width(k, method)) return at::Tensor();  // made at another precision
   GemmArgs g = prepared_args(method, m, n_pad, parts.size(1));
@@ -82,7 +82,7 @@ at::Tensor prepared_gemm(const at::Tensor& a, int64_t n, const at::Tensor& parts
   g.a_scale = a_scale.data_ptr<float>();
   g.b_scale = scales.data_ptr<float>();
   if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
-  launch_gemm(g, a);
+  launch_split_gemm(g, a_parts, parts, out);
   return n_pad == n ? out : out.narrow(1, 0, n).contiguous();
 }
 #endif
@@ -95,7 +95,7 @@ std::tuple<at::Tensor, at::Tensor> linear_prepare_weight(const at::Tensor& weigh
 #ifdef KW_WITH_CUDA
   if (weight.is_cuda() && weight.scalar_type() == at::kFloat && weight.numel() > 0) {
     const int64_t n = weight.size(0), k = weight.size(1);
-    const GemmMethod method = prepared_method(n);
+    const GemmMethod method = prepared_method(n, k);
     const int64_t n_pad = round_up(n, 4);  // the output's rows are 16 bytes a multiple
     if (method != GemmMethod::kHalf &&
         cuda::gemm_unsupported(prepared_args(method, 1, n_pad, parts_width(k, method))) == nullptr) {

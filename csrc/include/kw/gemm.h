@@ -45,6 +45,10 @@ struct GemmArgs {
   int promotion_interval;  // split methods: tensor-core instructions per fp32 promotion
   const float* a_scale;    // fp16 methods: [m]
   const float* b_scale;    // fp16 methods: [n], 16-byte aligned
+  // kFp16Split3 only: when set, a and b hold hi alone (k of them) and c[m, n] (row stride ldc)
+  // the cross products hi*lo + lo*hi, summed apart and added before the row scales.
+  const float* c;
+  int64_t ldc;
 };
 
 namespace cuda {

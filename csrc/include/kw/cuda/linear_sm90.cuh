@@ -65,9 +65,12 @@ struct LinearActivation<cutlass::Array<T, N>> {
 
 // The epilogue, as a CUTLASS visitor tree: d = act(acc + bias[n]), or for a GEMM on row-scaled
 // split operands d = act(acc * a_scale[m] * b_scale[n] + bias[n]), which undoes both scalings
-// before the bias, in fp32.
-template <class ElementD, class TileShape, bool RowScaled>
+// before the bias, in fp32. Sourced: c, the cross products of the split summed apart (see
+// launch_split_gemm), is added to acc before the scales: d = act((acc + c) * a_scale * b_scale
+// + bias).
+template <class ElementD, class TileShape, bool RowScaled, bool Sourced>
 struct LinearEpilogue {
+  static_assert(!Sourced || RowScaled, "a source is the split's cross products");
   static constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
   template <class Op, class... Children>
   using Node = cutlass::epilogue::fusion::Sm90EVT<Op, Children...>;
@@ -77,16 +80,23 @@ struct LinearEpilogue {
   using BScale = cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, float>;  // per n
   using Bias = cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, ElementD, float>;
   using Acc = cutlass::epilogue::fusion::Sm90AccFetch;
+  using ElementC = cute::conditional_t<Sourced, float, void>;
+  using Sum = cute::conditional_t<
+      Sourced,
+      Node<Compute<cutlass::plus, float>, Acc, cutlass::epilogue::fusion::Sm90SrcFetch<float>>,
+      Acc>;
   using Affine = cute::conditional_t<
       RowScaled,
       Node<Compute<cutlass::homogeneous_multiply_add, float>,
-           Node<Compute<cutlass::multiplies, float>, Acc, AScale>, BScale, Bias>,
+           Node<Compute<cutlass::multiplies, float>, Sum, AScale>, BScale, Bias>,
       Node<Compute<cutlass::plus, float>, Acc, Bias>>;
   using Callbacks = Node<Compute<LinearActivation, ElementD>, Affine>;
 
   static typename Callbacks::Arguments arguments(const GemmArgs& g) {
     const auto* bias = static_cast<const ElementD*>(g.bias);  // null: 0
-    if constexpr (RowScaled) {
+    if constexpr (Sourced) {
+      return {{{{{}, {}, {}}, {g.a_scale}, {}}, {g.b_scale}, {bias}, {}}, {g.activation}};
+    } else if constexpr (RowScaled) {
       return {{{{}, {g.a_scale}, {}}, {g.b_scale}, {bias}, {}}, {g.activation}};
     } else {
       return {{{}, {bias}, {}}, {g.activation}};
@@ -96,10 +106,11 @@ struct LinearEpilogue {
 
 // ElementAB: the operands' type; ElementD: the output's and the bias's. Promoted: partial sums
 // leave the tensor cores every promotion_interval instructions. RowScaled: the operands are
-// row-scaled (LinearEpilogue).
+// row-scaled; Sourced: a float32 c is added to the sum (LinearEpilogue).
 // TileScheduler: stream-K (the default) or CUTLASS's persistent data-parallel scheduler.
 template <class ElementAB, class ElementD, class TileShape, class ClusterShape, bool Promoted,
-          bool RowScaled, class TileScheduler = cutlass::gemm::StreamKScheduler>
+          bool RowScaled, bool Sourced = false,
+          class TileScheduler = cutlass::gemm::StreamKScheduler>
 struct LinearSm90 {
   using LayoutA = cutlass::layout::RowMajor;     // [m, k]
   using LayoutB = cutlass::layout::ColumnMajor;  // [n, k] read as a k x n column-major B
@@ -110,11 +121,12 @@ struct LinearSm90 {
   using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
   using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
 
-  using Fusion = LinearEpilogue<ElementD, TileShape, RowScaled>;
+  using Fusion = LinearEpilogue<ElementD, TileShape, RowScaled, Sourced>;
   using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-      cutlass::epilogue::collective::EpilogueTileAuto, float, float, void, LayoutD, kAlignD,
-      ElementD, LayoutD, kAlignD, EpilogueSchedule, typename Fusion::Callbacks>::CollectiveOp;
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, typename Fusion::ElementC,
+      LayoutD, Sourced ? 4 : kAlignD, ElementD, LayoutD, kAlignD, EpilogueSchedule,
+      typename Fusion::Callbacks>::CollectiveOp;
 
   using BuiltMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementAB, LayoutA, kAlignAB, ElementAB,
@@ -148,6 +160,7 @@ struct LinearSm90 {
     StrideA sa = cute::make_stride(g.lda, cute::Int<1>{}, int64_t{0});
     StrideB sb = cute::make_stride(g.ldb, cute::Int<1>{}, int64_t{0});
     StrideD sd = cute::make_stride(g.ldd, cute::Int<1>{}, int64_t{0});
+    StrideD sc = cute::make_stride(Sourced ? g.ldc : g.ldd, cute::Int<1>{}, int64_t{0});
     cutlass::KernelHardwareInfo hw;
     cudaGetDevice(&hw.device_id);
     hw.sm_count = sm_count();
@@ -155,7 +168,7 @@ struct LinearSm90 {
                                   {m, n, k, 1},
                                   {static_cast<const ElementAB*>(g.a), sa,
                                    static_cast<const ElementAB*>(g.b), sb},
-                                  {{}, nullptr, sd, static_cast<ElementD*>(g.d), sd},
+                                  {{}, Sourced ? g.c : nullptr, sc, static_cast<ElementD*>(g.d), sd},
                                   hw};
     args.epilogue.thread = Fusion::arguments(g);
     if constexpr (Promoted) {
@@ -199,11 +212,14 @@ using LinearTf32Split3 = LinearSm90<float, float, Tile128x128x32, Cluster1x2, tr
 // against 0.394 at 16384x4096 -> 1024, both with thousands of tiles.
 using Tile128x128x64 = cute::Shape<cute::_128, cute::_128, cute::_64>;
 using DataParallel = cutlass::gemm::PersistentScheduler;
-template <bool Promoted, class Scheduler>
-using LinearFp16Of =
-    LinearSm90<cutlass::half_t, float, Tile128x128x64, Cluster1x2, Promoted, true, Scheduler>;
+template <bool Promoted, class Scheduler, bool Sourced = false>
+using LinearFp16Of = LinearSm90<cutlass::half_t, float, Tile128x128x64, Cluster1x2, Promoted, true,
+                                Sourced, Scheduler>;
 using LinearFp16Split3 = LinearFp16Of<true, DataParallel>;
 using LinearFp16Split3StreamK = LinearFp16Of<true, cutlass::gemm::StreamKScheduler>;
+// hi*hi alone, its cross products added from c (launch_split_gemm).
+using LinearFp16HiSourced = LinearFp16Of<true, DataParallel, true>;
+using LinearFp16HiSourcedStreamK = LinearFp16Of<true, cutlass::gemm::StreamKScheduler, true>;
 using LinearFp16Scaled = LinearFp16Of<false, DataParallel>;
 using LinearFp16ScaledStreamK = LinearFp16Of<false, cutlass::gemm::StreamKScheduler>;
 using LinearBf16 = LinearSm90<cutlass::bfloat16_t, cutlass::bfloat16_t,
