@@ -137,6 +137,7 @@ struct SoftmaxState {
 template <typename A, typename SumM = AccurateMath, typename OutM = AccurateMath>
 struct SoftmaxForwardOp {
   static constexpr int kIn = 1, kCols = 0, kSave = 0;
+  static constexpr bool kAddsInput = true;  // accumulate is st.add(in[0]): see rows_tiles.cuh
   using State = SoftmaxState<A, SumM>;
 
   template <int N>
@@ -183,6 +184,7 @@ struct SoftmaxBackwardOp {
 template <typename A>
 struct LayerNormForwardOp {
   static constexpr int kIn = 1, kCols = 2, kSave = 2;
+  static constexpr bool kAddsInput = true;  // accumulate is st.add(in[0]): see rows_tiles.cuh
   using State = WelfordState<A>;
   A len, eps;
   bool has_weight, has_bias;

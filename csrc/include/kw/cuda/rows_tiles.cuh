@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "kw/cuda/dtype.cuh"
 #include "kw/row_functors.h"
@@ -129,10 +130,10 @@ __device__ __forceinline__ S group_merge(S s, S* partial) {
   return total;
 }
 
-// Loads the N elements of every operand at column j of the row that starts at offset `row`.
-// The hint applies to the row-shaped inputs; column parameters are read by every row and keep
-// the default policy.
-template <typename T, typename Op, int N, bool Vectorized, Hint H = Hint::kNormal>
+// Loads the N elements of every operand at column j of the row that starts at offset `row`
+// (the column parameters only where Cols). The hint applies to the row-shaped inputs; column
+// parameters are read by every row and keep the default policy.
+template <typename T, typename Op, int N, bool Vectorized, Hint H = Hint::kNormal, bool Cols = true>
 __device__ __forceinline__ void load(const Ptrs<T>& p, int64_t row, int64_t j,
                                      Elems<acc_t<T>, N>& e) {
 #pragma unroll
@@ -147,7 +148,7 @@ __device__ __forceinline__ void load(const Ptrs<T>& p, int64_t row, int64_t j,
     }
   }
 #pragma unroll
-  for (int k = 0; k < Op::kCols; ++k) {
+  for (int k = 0; k < (Cols ? Op::kCols : 0); ++k) {
     if (p.col[k] == nullptr) {
 #pragma unroll
       for (int i = 0; i < N; ++i) e.col[k][i] = acc_t<T>(0);
@@ -181,14 +182,16 @@ __device__ __forceinline__ void load_row_in(const Ptrs<T>& p, int64_t r, acc_t<T
   for (int k = 0; k < 2; ++k) row[k] = p.row_in[k] ? p.row_in[k][r] : acc_t<T>(0);
 }
 
-// Calls f(e, j) for every tile of N elements in columns [begin, end) of the row at offset
-// `row` (e: the operands' elements, j: the tile's first column); thread `lane` of `group`
-// takes every group-th tile. U tiles are loaded before any is used, to keep loads in flight.
-// Vectorized, begin and end are whole vectors.
-template <typename T, typename Op, bool Vectorized, Hint H = Hint::kNormal, int U = unroll<Op>(),
-          typename F>
-__device__ __forceinline__ void for_tiles(const Ptrs<T>& p, int64_t row, int64_t begin,
-                                          int64_t end, int lane, int group, F&& f) {
+// Visits every tile of N elements in columns [begin, end) of the row at offset `row`; thread
+// `lane` of `group` takes every group-th tile. U tiles are loaded before any is used, to keep
+// loads in flight, and handed together to batch(e, j, step) (e: U tiles' operands, tile u at
+// column j + u * step); the tiles left over go one at a time to one(e, j). Vectorized, begin
+// and end are whole vectors. Cols: load the column parameters too.
+template <typename T, typename Op, bool Vectorized, Hint H, int U, bool Cols = true, typename FB,
+          typename F1>
+__device__ __forceinline__ void for_tile_batches(const Ptrs<T>& p, int64_t row, int64_t begin,
+                                                 int64_t end, int lane, int group, FB&& batch,
+                                                 F1&& one) {
   constexpr int N = Vectorized ? vec_len<T>() : 1;
   const int64_t tiles = (end - begin) / N;
   int64_t t = lane;
@@ -196,24 +199,62 @@ __device__ __forceinline__ void for_tiles(const Ptrs<T>& p, int64_t row, int64_t
     Elems<acc_t<T>, N> e[U];
 #pragma unroll
     for (int u = 0; u < U; ++u)
-      load<T, Op, N, Vectorized, H>(p, row, begin + (t + int64_t{u} * group) * N, e[u]);
-#pragma unroll
-    for (int u = 0; u < U; ++u) f(e[u], begin + (t + int64_t{u} * group) * N);
+      load<T, Op, N, Vectorized, H, Cols>(p, row, begin + (t + int64_t{u} * group) * N, e[u]);
+    batch(e, begin + t * N, int64_t{group} * N);
   }
   for (; t < tiles; t += group) {
     Elems<acc_t<T>, N> e;
-    load<T, Op, N, Vectorized, H>(p, row, begin + t * N, e);
-    f(e, begin + t * N);
+    load<T, Op, N, Vectorized, H, Cols>(p, row, begin + t * N, e);
+    one(e, begin + t * N);
   }
 }
+
+// Calls f(e, j) for every tile (see for_tile_batches), e the operands' elements there and j the
+// tile's first column.
+template <typename T, typename Op, bool Vectorized, Hint H = Hint::kNormal, int U = unroll<Op>(),
+          typename F>
+__device__ __forceinline__ void for_tiles(const Ptrs<T>& p, int64_t row, int64_t begin,
+                                          int64_t end, int lane, int group, F&& f) {
+  for_tile_batches<T, Op, Vectorized, H, U>(
+      p, row, begin, end, lane, group,
+      [&](const auto& e, int64_t j, int64_t step) {
+#pragma unroll
+        for (int u = 0; u < U; ++u) f(e[u], j + u * step);
+      },
+      f);
+}
+
+// Ops whose accumulate is their state's add() of the first input (kAddsInput) have the U tiles
+// a thread loads folded by one add(): one maximum and one rescale (softmax) or one merge
+// (Welford) per U tiles instead of per tile, and the exps independent of each other; their
+// column parameters (layer_norm's weight and bias) are not read while folding.
+template <typename Op, typename = void>
+struct adds_input : std::false_type {};
+template <typename Op>
+struct adds_input<Op, std::void_t<decltype(Op::kAddsInput)>> : std::bool_constant<Op::kAddsInput> {};
 
 template <typename T, typename Op, bool Vectorized, Hint H = Hint::kNormal, int U = unroll<Op>()>
 __device__ __forceinline__ typename Op::State fold(const Op& op, const Ptrs<T>& p, int64_t row,
                                                    int64_t begin, int64_t end,
                                                    const acc_t<T> (&rs)[2], int lane, int group) {
   typename Op::State st = Op::State::empty();
-  for_tiles<T, Op, Vectorized, H, U>(p, row, begin, end, lane, group,
-                                     [&](const auto& e, int64_t) { op.accumulate(st, e, rs); });
+  const auto one = [&](const auto& e, int64_t) { op.accumulate(st, e, rs); };
+  if constexpr (adds_input<Op>::value) {
+    constexpr int N = Vectorized ? vec_len<T>() : 1;
+    for_tile_batches<T, Op, Vectorized, H, U, /*Cols=*/false>(
+        p, row, begin, end, lane, group,
+        [&](const auto& e, int64_t, int64_t) {
+          acc_t<T> v[U * N];
+#pragma unroll
+          for (int u = 0; u < U; ++u)
+#pragma unroll
+            for (int i = 0; i < N; ++i) v[u * N + i] = e[u].in[0][i];
+          st.add(v);
+        },
+        one);
+  } else {
+    for_tiles<T, Op, Vectorized, H, U>(p, row, begin, end, lane, group, one);
+  }
   return st;
 }
 
