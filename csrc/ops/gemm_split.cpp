@@ -127,7 +127,10 @@ void launch_gemm(const GemmArgs& g, const at::Tensor& like) {
 // 2026-11-27), apart against fused: 6.23 against 8.08 ms at 8192^3, 53.1 against 90.0 at 16384^3,
 // 1.42 against 1.86 at 1024 x 65536 x 1024, 4.03 against 4.46 at 16384 x 1024 x 16384; even at
 // 4096^3 and 256 x 8192 x 8192 (2^34 multiply-adds); slower below: 0.175 against 0.146 ms at
-// 2048^3, 0.577 against 0.506 at 128 x 8192 x 8192.
+// 2048^3, 0.577 against 0.506 at 128 x 8192 x 8192. cuBLAS's fp16 GEMM wants n a multiple of 8:
+// at 8205 x 2949 x 5921 (n padded to 5924) apart took 4.01 ms against fused 2.48, with n = 5928
+// 2.03 against 2.23 (gemm_split_crossover_n_major_b_pad4_nvidia-h100-80gb-hbm3_2026-11-27;
+// after: gemm_split_crossover_n_major_b_nvidia-h100-80gb-hbm3_2026-11-27, 2.09 ms).
 // KERNELWRIGHT_GEMM_CROSS: 'apart' (always), 'fused' (never: one promoting GEMM over 3K), 'auto'.
 bool cross_products_apart(int64_t m, int64_t n, int64_t seg) {
   const char* env = std::getenv("KERNELWRIGHT_GEMM_CROSS");
@@ -136,7 +139,7 @@ bool cross_products_apart(int64_t m, int64_t n, int64_t seg) {
   if (v == "fused") return false;
   TORCH_CHECK_VALUE(v.empty() || v == "auto", "kernelwright.linear(): environment variable "
                     "KERNELWRIGHT_GEMM_CROSS must be 'auto', 'apart' or 'fused', but is '", v, "'");
-  return seg >= 1024 && static_cast<double>(m) * n * seg >= 34359738368.0;  // 2^35
+  return n % 8 == 0 && seg >= 1024 && static_cast<double>(m) * n * seg >= 34359738368.0;  // 2^35
 }
 
 void launch_split_gemm(GemmArgs g, const at::Tensor& a_parts, const at::Tensor& b_parts,

@@ -147,8 +147,11 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   const bool split = method != GemmMethod::kTf32 && method != GemmMethod::kHalf;
   // TMA reads and writes rows of 16-byte multiples. The split operands are ours to lay out, so
   // an n off that multiple (a vocabulary of 50257) runs padded, and its output rows are
-  // copied out: m * n more bytes moved against m * n * k multiply-adds.
-  const int64_t n_pad = split ? round_up(n, a.scalar_type() == at::kFloat ? 4 : 8) : n;
+  // copied out: m * n more bytes moved against m * n * k multiply-adds. Three products pad to
+  // 8 columns, which their cross products on cuBLAS need to run apart (gemm_split.cpp).
+  const int64_t n_pad =
+      split ? round_up(n, a.scalar_type() != at::kFloat || method == GemmMethod::kFp16Split3 ? 8 : 4)
+            : n;
   c10::DeviceGuard guard(a.device());
   at::Tensor padded_bias = bias;
   if (bias.defined() && n_pad > n) {
