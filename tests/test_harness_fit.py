@@ -163,6 +163,15 @@ def test_references_on_the_host_or_recomputed_judge_exactly_as_kept_ones(problem
     assert hosted["correctness"]["sets"] == kept["correctness"]["sets"] == again["correctness"]["sets"]
 
 
+def test_references_wait_on_the_host_only_where_recomputing_costs_more():
+    """Level-1 29's 19.3 GB of references a set took 0.3 s to compute and would take about 19 s
+    to copy out and back: recomputed; level-1 68's 3.7 GB took 8 s: hosted; references computed
+    in host memory stay there whatever they cost."""
+    assert not judge.worth_hosting(0.3, 19.3e9, on_device=True)
+    assert judge.worth_hosting(8.0, 3.7e9, on_device=True)
+    assert judge.worth_hosting(0.001, 19.3e9, on_device=False)
+
+
 def test_outputs_are_copied_only_where_they_share_memory():
     x = torch.randn(8, 8)
     alone, aliased, view = torch.randn(8, 8), x[0], torch.randn(16, 8)[:8]

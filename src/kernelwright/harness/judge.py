@@ -8,6 +8,7 @@ own.  The candidate's code never runs in this process, so it cannot reach the co
 
 import json
 import sys
+import time
 
 import torch
 
@@ -20,6 +21,17 @@ from kernelwright.harness.plumbing import (device_free_bytes, environment, excha
                                            host_room, limit_memory, release, resolve_device, timing_sets)
 from kernelwright.harness.protocol import Command, Event, parse_command
 from kernelwright.harness.references import References
+
+# What a reference set costs to wait in host memory instead of being recomputed: copied out to
+# freshly allocated (pageable) memory and back when judged. Measured on H100, 2026-11-27:
+# 19.3 GB a set, out at about 1.4 GB/s and back at about 3.9 GB/s, so about a second a GB.
+HOST_SECONDS_PER_BYTE = 1e-9
+
+
+def worth_hosting(computed_s, nbytes, on_device):
+    """Whether references that took ``computed_s`` to compute (``nbytes``, on the device or
+    already in host memory) should wait in host memory rather than be computed again."""
+    return not on_device or computed_s >= nbytes * HOST_SECONDS_PER_BYTE
 
 
 class _Judge(References):
@@ -120,8 +132,9 @@ class _Judge(References):
             notes.append("reference results of %d sets kept on the host (%.0f MiB each, beyond %.0f MiB on "
                          "the device)" % (len(self.on_host), self.set_ref_bytes / 2**20, keep_budget / 2**20))
         if len(self.expected) < len(self.sets):
-            notes.append("reference results recomputed when judging (%d of %d sets; %.0f MiB each kept "
-                         "would exceed %.0f MiB here and %.0f MiB on the host)" % (
+            notes.append("reference results recomputed when judging (%d of %d sets, %.0f MiB each: over "
+                         "%.0f MiB here, and over %.0f MiB on the host or quicker to compute than to copy "
+                         "there and back)" % (
                              len(self.sets) - len(self.expected), len(self.sets), self.set_ref_bytes / 2**20,
                              keep_budget / 2**20, self.host_budget / 2**20))
 
@@ -230,10 +243,12 @@ class _Judge(References):
 
     def _add_set(self, name, x, base, keep_budget):
         torch = self.torch
+        started = time.perf_counter()
         eager, ref64, mutates, aliases = self._references(x, name)
         self.ref_mutates |= mutates
         self.ref_aliases |= aliases
         finite = self._all_finite(eager) and (ref64 is None or self._all_finite(ref64))
+        computed_s = time.perf_counter() - started  # the finiteness checks waited for the device
         if base is None:
             self.base_finite[name] = finite
         elif not finite and self.base_finite.get(base, False):
@@ -254,15 +269,19 @@ class _Judge(References):
             self.fingerprints[name] = fingerprint(x, self.fingerprint_key, torch)
         self.sets.append((name, None))
         self.set_ref_bytes = inputs.nbytes(eager) + inputs.nbytes(ref64)
-        # Small references stay where they were computed; larger ones wait in host memory, beyond
-        # both budgets they are recomputed from the set when the candidate's output arrives. For
-        # one candidate the host copies cost about what recomputing does (level-1 68, H100: 3.7 GB
-        # a set, verification 112 -> 110 s); a suite's judge computes them once for every
-        # candidate of the problem, which recomputing would not.
+        # Small references stay where they were computed; larger ones wait in host memory where
+        # computing them took longer than the copies would (level-1 68, H100: 3.7 GB a set, 8 s
+        # to compute; verification 112 -> 110 s), else and beyond both budgets they are
+        # recomputed from the set when the candidate's output arrives (level-1 29, H100: 19.3 GB
+        # a set computed in about 0.3 s; hosting them took its reference trials from 0.5 to 29 s
+        # and its judging from 2 to 10 s). Where they were computed in host memory, keeping
+        # them there costs nothing.
+        on_device = any(t.device.type != "cpu" for t in inputs.tensors_in((eager, ref64)))
         if self.kept_bytes + self.set_ref_bytes <= keep_budget:
             self.expected[name] = (eager, ref64)
             self.kept_bytes += self.set_ref_bytes
-        elif self.host_kept_bytes + self.set_ref_bytes <= self.host_budget:
+        elif (self.host_kept_bytes + self.set_ref_bytes <= self.host_budget
+              and worth_hosting(computed_s, self.set_ref_bytes, on_device)):
             self.on_host[name] = next((t.device for t in inputs.tensors_in(ref64)), None)
             self.expected[name] = (inputs.to_device(eager, "cpu"), inputs.to_device(ref64, "cpu"))
             self.host_kept_bytes += self.set_ref_bytes
