@@ -246,8 +246,8 @@ def test_highest_cross_products_fused_or_apart(mnk, act):
 @pytest.mark.cuda
 def test_auto_at_highest():
     """'auto' at 'highest' takes the split from 2^31 multiply-adds and m*n/(m+n) >= 192 (from 96
-    rows for a kept weight), with its cross products apart from 2^35 (csrc/ops/gemm_split.cpp):
-    within fp32's error, and not cuBLAS's result to the bit."""
+    rows for a kept weight), with its cross products apart from 2^35 and 1024 rows and columns
+    (csrc/ops/gemm_split.cpp): within fp32's error, and not cuBLAS's result to the bit."""
     for mnk in [(256, 4096, 8192), (1024, 4096, 8192)]:
         x, w, b = make(*mnk, torch.float32, "cuda")
         with precision("highest", "auto"):

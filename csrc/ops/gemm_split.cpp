@@ -130,7 +130,10 @@ void launch_gemm(const GemmArgs& g, const at::Tensor& like) {
 // 2048^3, 0.577 against 0.506 at 128 x 8192 x 8192. cuBLAS's fp16 GEMM wants n a multiple of 8:
 // at 8205 x 2949 x 5921 (n padded to 5924) apart took 4.01 ms against fused 2.48, with n = 5928
 // 2.03 against 2.23 (gemm_split_crossover_n_major_b_pad4_nvidia-h100-80gb-hbm3_2026-11-27;
-// after: gemm_split_crossover_n_major_b_nvidia-h100-80gb-hbm3_2026-11-27, 2.09 ms).
+// after: gemm_split_crossover_n_major_b_nvidia-h100-80gb-hbm3_2026-11-27, 2.09 ms). Thin products
+// lose a little apart: 128 and 256 rows against 8192 x 8192 0.75x and 1.34x cuBLAS fp32 against
+// fused 0.78x and 1.38x; level-2 56 and 59 (128 x 32768 x 32768) 2.20x eager against 2.29x
+// before; 1024 rows and more won (1024 x 65536 x 1024, 2048 x 32768 x 2048).
 // KERNELWRIGHT_GEMM_CROSS: 'apart' (always), 'fused' (never: one promoting GEMM over 3K), 'auto'.
 bool cross_products_apart(int64_t m, int64_t n, int64_t seg) {
   const char* env = std::getenv("KERNELWRIGHT_GEMM_CROSS");
@@ -139,7 +142,8 @@ bool cross_products_apart(int64_t m, int64_t n, int64_t seg) {
   if (v == "fused") return false;
   TORCH_CHECK_VALUE(v.empty() || v == "auto", "kernelwright.linear(): environment variable "
                     "KERNELWRIGHT_GEMM_CROSS must be 'auto', 'apart' or 'fused', but is '", v, "'");
-  return n % 8 == 0 && seg >= 1024 && static_cast<double>(m) * n * seg >= 34359738368.0;  // 2^35
+  return n % 8 == 0 && seg >= 1024 && std::min(m, n) >= 1024 &&
+         static_cast<double>(m) * n * seg >= 34359738368.0;  // 2^35
 }
 
 void launch_split_gemm(GemmArgs g, const at::Tensor& a_parts, const at::Tensor& b_parts,
