@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from kernelwright.harness import evaluate, fit, judge
+from kernelwright.harness import evaluate, fit, judge, reference_store
 from kernelwright.harness.loading import load_module
 from kernelwright.harness.references import own_tree
 from kernelwright.run import bundled_problems_dir
@@ -167,9 +167,9 @@ def test_references_wait_on_the_host_only_where_recomputing_costs_more():
     """Level-1 29's 19.3 GB of references a set took 0.3 s to compute and would take about 19 s
     to copy out and back: recomputed; level-1 68's 3.7 GB took 8 s: hosted; references computed
     in host memory stay there whatever they cost."""
-    assert not judge.worth_hosting(0.3, 19.3e9, on_device=True)
-    assert judge.worth_hosting(8.0, 3.7e9, on_device=True)
-    assert judge.worth_hosting(0.001, 19.3e9, on_device=False)
+    assert not reference_store.worth_hosting(0.3, 19.3e9, on_device=True)
+    assert reference_store.worth_hosting(8.0, 3.7e9, on_device=True)
+    assert reference_store.worth_hosting(0.001, 19.3e9, on_device=False)
 
 
 def test_outputs_are_copied_only_where_they_share_memory():

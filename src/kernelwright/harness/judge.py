@@ -20,18 +20,8 @@ from kernelwright.harness.loading import load_module, require
 from kernelwright.harness.plumbing import (device_free_bytes, environment, exchange_dirs, exchange_holder, headroom,
                                            host_room, limit_memory, release, resolve_device, timing_sets)
 from kernelwright.harness.protocol import Command, Event, parse_command
+from kernelwright.harness.reference_store import ReferenceStore
 from kernelwright.harness.references import References
-
-# What a reference set costs to wait in host memory instead of being recomputed: copied out to
-# freshly allocated (pageable) memory and back when judged. Measured on H100, 2026-11-27:
-# 19.3 GB a set, out at about 1.4 GB/s and back at about 3.9 GB/s, so about a second a GB.
-HOST_SECONDS_PER_BYTE = 1e-9
-
-
-def worth_hosting(computed_s, nbytes, on_device):
-    """Whether references that took ``computed_s`` to compute (``nbytes``, on the device or
-    already in host memory) should wait in host memory rather than be computed again."""
-    return not on_device or computed_s >= nbytes * HOST_SECONDS_PER_BYTE
 
 
 class _Judge(References):
@@ -89,13 +79,10 @@ class _Judge(References):
         if n_trials < len(seeds) or n_variants < len(inputs.VARIANTS):
             notes.append("inputs are %.0f MiB per set: %d trials and %d variants" % (
                 per_set / 2**20, n_trials, n_variants))
-        keep_budget = int(job.get("reference_cache_bytes", 1 << 30))
         host = job.get("reference_host_bytes")
-        self.host_budget = int(host) if host is not None else available_host_bytes() // 4
-        self.kept_bytes = self.set_ref_bytes = self.host_kept_bytes = 0
-        self.on_host = {}  # set name -> where its float64 reference lived before it moved to the host
-
-        self.sets, self.expected, self.paths = [], {}, {}
+        self.store = ReferenceStore(int(job.get("reference_cache_bytes", 1 << 30)),
+                                    int(host) if host is not None else available_host_bytes() // 4)
+        self.sets, self.paths = [], {}
         self.ref_mutates = self.ref_aliases = False
         self.base_finite, self.dropped, self.out_dtypes = {}, [], set()
         order = {}
@@ -110,7 +97,7 @@ class _Judge(References):
                 else:  # exactly as the candidate worker will draw it: no fallback to the host
                     x = self._load_set("trial%d" % b)
                 first = None
-                self._add_set("trial%d" % b, x, None, keep_budget)
+                self._add_set("trial%d" % b, x, None)
                 for k, kind in enumerate(inputs.VARIANTS[:n_variants]):
                     if k % n_trials != b:
                         continue
@@ -122,21 +109,13 @@ class _Judge(References):
                     v = inputs.make_variant(x, kind, job["variant_seeds"][k])
                     x = None
                     release(torch, self.device)
-                    self._add_set(name, v, "trial%d" % b, keep_budget)
+                    self._add_set(name, v, "trial%d" % b)
                     del v
                 x = None
                 release(torch, self.device)
         self.sets.sort(key=lambda item: order[item[0]])
         self.timing_names = timing_sets([name for name, _ in self.sets])
-        if self.on_host:
-            notes.append("reference results of %d sets kept on the host (%.0f MiB each, beyond %.0f MiB on "
-                         "the device)" % (len(self.on_host), self.set_ref_bytes / 2**20, keep_budget / 2**20))
-        if len(self.expected) < len(self.sets):
-            notes.append("reference results recomputed when judging (%d of %d sets, %.0f MiB each: over "
-                         "%.0f MiB here, and over %.0f MiB on the host or quicker to compute than to copy "
-                         "there and back)" % (
-                             len(self.sets) - len(self.expected), len(self.sets), self.set_ref_bytes / 2**20,
-                             keep_budget / 2**20, self.host_budget / 2**20))
+        notes += self.store.notes(len(self.sets))
 
         if self.fp64_on_host:
             notes.append("float64 reference kept on the host (no room for it on the device beside the eager "
@@ -241,7 +220,7 @@ class _Judge(References):
             self.draw_key = new_key()
         return same
 
-    def _add_set(self, name, x, base, keep_budget):
+    def _add_set(self, name, x, base):
         torch = self.torch
         started = time.perf_counter()
         eager, ref64, mutates, aliases = self._references(x, name)
@@ -268,23 +247,7 @@ class _Judge(References):
             self.fingerprint_key = self.fingerprint_key or new_key()
             self.fingerprints[name] = fingerprint(x, self.fingerprint_key, torch)
         self.sets.append((name, None))
-        self.set_ref_bytes = inputs.nbytes(eager) + inputs.nbytes(ref64)
-        # Small references stay where they were computed; larger ones wait in host memory where
-        # computing them took longer than the copies would (level-1 68, H100: 3.7 GB a set, 8 s
-        # to compute; verification 112 -> 110 s), else and beyond both budgets they are
-        # recomputed from the set when the candidate's output arrives (level-1 29, H100: 19.3 GB
-        # a set computed in about 0.3 s; hosting them took its reference trials from 0.5 to 29 s
-        # and its judging from 2 to 10 s). Where they were computed in host memory, keeping
-        # them there costs nothing.
-        on_device = any(t.device.type != "cpu" for t in inputs.tensors_in((eager, ref64)))
-        if self.kept_bytes + self.set_ref_bytes <= keep_budget:
-            self.expected[name] = (eager, ref64)
-            self.kept_bytes += self.set_ref_bytes
-        elif (self.host_kept_bytes + self.set_ref_bytes <= self.host_budget
-              and worth_hosting(computed_s, self.set_ref_bytes, on_device)):
-            self.on_host[name] = next((t.device for t in inputs.tensors_in(ref64)), None)
-            self.expected[name] = (inputs.to_device(eager, "cpu"), inputs.to_device(ref64, "cpu"))
-            self.host_kept_bytes += self.set_ref_bytes
+        self.store.add(name, eager, ref64, computed_s)
 
     def _size_handle_budget(self, x, eager):
         """What the judge may hold for the candidate worker, from the first set's sizes."""
@@ -315,11 +278,9 @@ class _Judge(References):
         return self.inputs.clone_tree(x) if writable else x
 
     def _expected(self, name):
-        if name in self.on_host:
-            eager, ref64 = self.expected[name]
-            return self.inputs.to_device(eager, self.device), self.inputs.to_device(ref64, self.on_host[name])
-        if name in self.expected:
-            return self.expected[name]
+        kept = self.store.get(name, self.device)
+        if kept is not None:
+            return kept
         eager, ref64, _, _ = self._references(self._load_set(name, writable=True), name, keep_inputs=False)
         return eager, ref64
 
@@ -367,8 +328,7 @@ class _Judge(References):
         # Kept references served this comparison only (the re-checks compute their own), unless
         # the next candidate of a suite is judged on them too.
         if not self.shared:
-            self.expected.clear()
-            self.on_host.clear()
+            self.store.clear()
         release(torch, self.device)
         self.chan.send(event=Event.JUDGED, results=results)
 
