@@ -57,8 +57,8 @@ bool conversion_pays_off(int64_t m, int64_t n, bool single_product) {
 
 // Below about 2^31 multiply-adds a three-product split loses to cuBLAS fp32 whatever the
 // shape: its conversions and GEMM cost a few tens of microseconds however small the product.
-// H100, 2026-11-27 (gemm_split_crossover_nvidia-h100-80gb-hbm3_2026-11-27): 0.50x at 512^3,
-// 0.90x at 1024^3 (weight kept: 0.47x, 0.78x), 2.29x at 2048^3.
+// H100 (gemm_split_crossover_nvidia-h100-80gb-hbm3_2026-11-27, the split forced): 0.54x cuBLAS
+// fp32 at 512^3, 0.88x at 1024^3, 1.16x at 1024 x 2048 x 1024, 2.35x at 2048^3.
 bool enough_work_for_three(int64_t m, int64_t n, int64_t k) {
   return static_cast<double>(m) * n * k >= 2147483648.0;
 }
@@ -119,21 +119,16 @@ void launch_gemm(const GemmArgs& g, const at::Tensor& like) {
 }
 
 // The cross products of a three-product split, hi*lo + lo*hi, are 2^-11 of hi*hi: the tensor
-// cores' truncating accumulation costs them little (error 0.15x cuBLAS fp32's at 8192^3 against
-// 0.23x fused), so only hi*hi needs the promoting kernel, and the cross products can run on
-// cuBLAS's faster fp16 GEMM (float32 out, written into the output, which the promoting kernel
-// then reads as its source). That costs a launch and 8 more bytes per output element, which a
-// long k and much work repay. H100, 2026-11-27 (gemm_split_crossover_nvidia-h100-80gb-hbm3_
-// 2026-11-27), apart against fused: 6.23 against 8.08 ms at 8192^3, 53.1 against 90.0 at 16384^3,
-// 1.42 against 1.86 at 1024 x 65536 x 1024, 4.03 against 4.46 at 16384 x 1024 x 16384; even at
-// 4096^3 and 256 x 8192 x 8192 (2^34 multiply-adds); slower below: 0.175 against 0.146 ms at
-// 2048^3, 0.577 against 0.506 at 128 x 8192 x 8192. cuBLAS's fp16 GEMM wants n a multiple of 8:
-// at 8205 x 2949 x 5921 (n padded to 5924) apart took 4.01 ms against fused 2.48, with n = 5928
-// 2.03 against 2.23 (gemm_split_crossover_n_major_b_pad4_nvidia-h100-80gb-hbm3_2026-11-27;
-// after: gemm_split_crossover_n_major_b_nvidia-h100-80gb-hbm3_2026-11-27, 2.09 ms). Thin products
-// lose a little apart: 128 and 256 rows against 8192 x 8192 0.75x and 1.34x cuBLAS fp32 against
-// fused 0.78x and 1.38x; level-2 56 and 59 (128 x 32768 x 32768) 2.20x eager against 2.29x
-// before; 1024 rows and more won (1024 x 65536 x 1024, 2048 x 32768 x 2048).
+// cores' truncating accumulation costs them little (error 0.15x cuBLAS fp32's at 8192^3, fused
+// 0.23x), so only hi*hi needs the promoting kernel, and the cross products can run on cuBLAS's
+// faster fp16 GEMM (float32 out, written into the output, which the promoting kernel then reads
+// as its source). That costs a launch and 8 more bytes per output element, which a long k and
+// much work repay; cuBLAS's fp16 GEMM also wants n a multiple of 8. H100, apart against fused
+// (gemm_split_crossover_*_2026-11-27): 6.31 against 8.31 ms at 8192^3, 53.1 against 89.4 at
+// 16384^3, 1.43 against 1.77 at 1024 x 65536 x 1024; slower at 2048^3 (0.183 against 0.163),
+// with 128 or 256 rows (0.537 against 0.520 at 128 x 8192 x 8192; level-2 56 and 59, 128 x 32768
+// x 32768, 2.20x eager against 2.29x) and with n = 5924 (4.01 against 2.48 ms at 8205 x 2949 x
+// 5921, 2.03 against 2.23 with n = 5928: the n_major_b files).
 // KERNELWRIGHT_GEMM_CROSS: 'apart' (always), 'fused' (never: one promoting GEMM over 3K), 'auto'.
 bool cross_products_apart(int64_t m, int64_t n, int64_t seg) {
   const char* env = std::getenv("KERNELWRIGHT_GEMM_CROSS");
