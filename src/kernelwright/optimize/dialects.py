@@ -220,6 +220,15 @@ def _softplus(x, beta, threshold):
     return torch.where(x * beta > threshold, x, torch.log1p(torch.exp(x * beta)) / beta)
 
 
+def _logical(fn):
+    """``fn`` (torch.logical_and, _or, _xor: symmetric) taking a Python bool for either operand."""
+    def call(a, b):
+        if not isinstance(a, torch.Tensor):
+            a, b = b, a
+        return fn(a, b if isinstance(b, torch.Tensor) else torch.as_tensor(b, device=a.device))
+    return call
+
+
 def _like(value):
     return lambda x: torch.full_like(torch.as_tensor(x), value)
 
@@ -239,8 +248,9 @@ TORCH_HELPERS = {
     "kw_maximum": _maximum, "kw_minimum": _minimum, "kw_fmax": torch.fmax, "kw_fmin": torch.fmin,
     "kw_clamp_min": lambda x, lo: torch.where(torch.as_tensor(x) < lo, torch.as_tensor(lo, dtype=torch.as_tensor(x).dtype), x),
     "kw_clamp_max": lambda x, hi: torch.where(torch.as_tensor(x) > hi, torch.as_tensor(hi, dtype=torch.as_tensor(x).dtype), x),
-    "kw_where": _where, "kw_not": torch.logical_not, "kw_and": torch.logical_and, "kw_or": torch.logical_or,
-    "kw_xor": torch.logical_xor, "kw_pow": lambda a, b: torch.pow(torch.as_tensor(a), b), "kw_atan2": torch.atan2,
+    "kw_where": _where, "kw_not": torch.logical_not, "kw_and": _logical(torch.logical_and),
+    "kw_or": _logical(torch.logical_or), "kw_xor": _logical(torch.logical_xor),
+    "kw_pow": lambda a, b: torch.pow(torch.as_tensor(a), b), "kw_atan2": torch.atan2,
     "kw_fmod": torch.fmod, "kw_copysign": torch.copysign, "kw_hypot": torch.hypot, "kw_remainder": torch.remainder,
     "kw_leaky_relu": lambda x, s: torch.where(x > 0, x, x * s),
     "kw_elu": lambda x, a, s, i: torch.where(x > 0, s * x, s * a * torch.expm1(x * i)),

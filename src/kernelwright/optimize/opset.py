@@ -34,7 +34,7 @@ _UNARY = {
     "trunc": "kw_trunc({a})", "frac": "({a} - kw_trunc({a}))", "relu": "kw_relu({a})",
     "silu": "({a} * kw_sigmoid({a}))", "mish": "({a} * kw_tanh(kw_softplus({a}, kw_one({a}), kw_twenty({a}))))",
     "hardsigmoid": "kw_hardsigmoid({a})", "hardswish": "({a} * kw_hardsigmoid({a}))",
-    "logical_not": "kw_not({a})", "bitwise_not": "kw_not({a})", "isnan": "kw_isnan({a})",
+    "logical_not": "kw_not({a})", "isnan": "kw_isnan({a})",
     "isinf": "kw_isinf({a})", "clone": "{a}", "alias": "{a}", "lift_fresh_copy": "{a}",
     "_to_copy": "{a}", "convert_element_type": "{a}", "positive": "{a}",
 }
@@ -45,12 +45,15 @@ _BINARY = {
     "copysign": "kw_copysign({a}, {b})", "hypot": "kw_hypot({a}, {b})",
     "eq": "({a} == {b})", "ne": "({a} != {b})", "lt": "({a} < {b})", "le": "({a} <= {b})",
     "gt": "({a} > {b})", "ge": "({a} >= {b})", "logical_and": "kw_and({a}, {b})",
-    "logical_or": "kw_or({a}, {b})", "logical_xor": "kw_xor({a}, {b})", "bitwise_and": "kw_and({a}, {b})",
-    "bitwise_or": "kw_or({a}, {b})", "pow": "kw_pow({a}, {b})", "copy": "{b}",
+    "logical_or": "kw_or({a}, {b})", "logical_xor": "kw_xor({a}, {b})", "pow": "kw_pow({a}, {b})",
+    "copy": "{b}",
 }
 _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
 _PREDICATES = {"isnan", "isinf"}
-_LOGICAL = {"logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_not"}
+_LOGICAL = {"logical_and", "logical_or", "logical_xor", "logical_not"}
+# Bitwise ops are logic on bool tensors and bit operations on integers: (logical, integer).
+_BITWISE = {"bitwise_and": ("kw_and({a}, {b})", "({a} & {b})"), "bitwise_or": ("kw_or({a}, {b})", "({a} | {b})"),
+            "bitwise_xor": ("kw_xor({a}, {b})", "({a} ^ {b})"), "bitwise_not": ("kw_not({a})", "(~{a})")}
 
 _REDUCTIONS = {"sum", "mean", "amax", "amin", "prod", "var", "std", "argmax", "argmin"}
 _VIEWS = {"view", "_unsafe_view", "reshape", "expand", "permute", "unsqueeze", "squeeze", "t", "transpose",
@@ -209,12 +212,18 @@ def _threshold(node, args):
     return "kw_where({a} > {p0}, {a}, {p1})", [args[1], args[2]]
 
 
+def _bitwise(name):
+    logical, integer = _BITWISE[name]
+    return lambda node, args: (logical if node.meta["val"].dtype == torch.bool else integer, [])
+
+
 _EXTRA = {
     "add": _alpha("({a} + {b})"), "sub": _alpha("({a} - {b})"), "clamp": _clamp,
     "clamp_min": lambda n, a: _clamp_expr(a[1], None), "clamp_max": lambda n, a: _clamp_expr(None, a[1]),
     "pow": _pow, "gelu": _gelu, "elu": _elu, "leaky_relu": _leaky_relu, "hardtanh": _hardtanh,
     "softplus": _softplus, "where": _where, "div": _div, "masked_fill": _masked_fill, "lerp": _lerp,
     "addcmul": _addcmul, "threshold": _threshold, "round": _round,
+    **{name: _bitwise(name) for name in _BITWISE},
 }
 
 
@@ -262,6 +271,8 @@ def operand_ctype(name, result_ctype, operand_ctypes):
         return widest(operand_ctypes)
     if name in _LOGICAL:
         return "bool"
+    if name in _BITWISE:
+        return result_ctype  # bool for logic on bool tensors, the integer type for bit operations
     if name == "where":
         return None  # the condition stays bool; the branches take the result's type
     return result_ctype
