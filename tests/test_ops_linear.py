@@ -205,31 +205,19 @@ def test_split_choice():
         check_against_torch(K.linear(x, w), x, w, None, None)
 
 
-@contextlib.contextmanager
-def cross_products(mode):
-    old = os.environ.get("KERNELWRIGHT_GEMM_CROSS")
-    os.environ["KERNELWRIGHT_GEMM_CROSS"] = mode
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["KERNELWRIGHT_GEMM_CROSS"]
-        else:
-            os.environ["KERNELWRIGHT_GEMM_CROSS"] = old
-
-
 @pytest.mark.cuda
 @pytest.mark.parametrize("mnk", [(300, 517, 1000), (129, 256, 2056), (24, 40, 16999), (640, 384, 4096)],
                          ids=str)
 @pytest.mark.parametrize("act", ACTS, ids=str)
-def test_highest_cross_products_fused_or_apart(mnk, act):
+def test_highest_cross_products_fused_or_apart(mnk, act, monkeypatch):
     """'highest' with the split's cross products in the one promoting GEMM or summed apart on
     cuBLAS and added in the epilogue: both within fp32's error, fresh weights and a kept one.
     The two sum in different orders, so equal outputs would mean one path ran twice."""
     x, w, b = make(*mnk, torch.float32, "cuda")
     got = {}
     for mode in ("fused", "apart"):
-        with precision("highest"), cross_products(mode):
+        monkeypatch.setenv("KERNELWRIGHT_GEMM_CROSS", mode)
+        with precision("highest"):
             poison("cuda")
             got[mode] = K.linear(x, w, b, act)
             check_against_torch(got[mode], x, w, b, act, floor=1e-6)
@@ -237,9 +225,11 @@ def test_highest_cross_products_fused_or_apart(mnk, act):
             for _ in range(2):  # the first call converts the weight, the second reuses it
                 check_against_torch(K.linear(x, w, b, act, cache=cache), x, w, b, act, floor=1e-6)
     assert not torch.equal(got["fused"], got["apart"])
-    with precision("highest"), cross_products("sideways"):
+    monkeypatch.setenv("KERNELWRIGHT_GEMM_CROSS", "sideways")
+    with precision("highest"):
         with pytest.raises(ValueError, match="KERNELWRIGHT_GEMM_CROSS"):
             K.linear(x, w, b, act)
+    monkeypatch.delenv("KERNELWRIGHT_GEMM_CROSS")
     assert torch.equal(K.linear(x, w, b, act), K.linear(x, w, b, act))  # the next call works
 
 

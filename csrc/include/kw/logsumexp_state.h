@@ -2,8 +2,9 @@
 // so the input is read once. M's exp (possibly the fast unit) serves the terms of the sum,
 // whose errors are independent and average out; a rescale multiplies a whole partial sum, so
 // its error would carry into every output of the row, and it is rare: the accurate exp. NaN
-// and +inf are tracked as flags rather than folded, so that the result matches torch.logsumexp exactly: any NaN gives NaN, otherwise any +inf gives +inf, a row
-// of only -inf (or an empty row) gives -inf.
+// and +inf are tracked as flags rather than folded, so that the result matches torch.logsumexp
+// exactly: any NaN gives NaN, otherwise any +inf gives +inf, a row of only -inf (or an empty
+// row) gives -inf.
 #pragma once
 
 #include <cmath>
