@@ -14,6 +14,10 @@ TORCH_LIBRARY(kernelwright, m) {
       "linear_prepared(Tensor x, Tensor weight, Tensor weight_parts, Tensor weight_scales, "
       "Tensor? bias=None, str activation='none') -> Tensor");
   m.def(
+      "linear_program(Tensor x, Tensor weight, Tensor? bias, int[] code, float[] consts, "
+      "Tensor[] columns, Tensor[] rows, Tensor? weight_parts, Tensor? weight_scales) "
+      "-> Tensor");
+  m.def(
       "linear_backward(Tensor grad, Tensor x, Tensor weight, Tensor? bias, Tensor output, "
       "str activation, bool[3] output_mask) -> (Tensor, Tensor, Tensor)");
   m.def("elu(Tensor x, float alpha=1.0) -> Tensor");
@@ -49,6 +53,7 @@ TORCH_LIBRARY(kernelwright, m) {
   m.impl("linear", &kw::linear);                           \
   m.impl("linear_prepare_weight", &kw::linear_prepare_weight); \
   m.impl("linear_prepared", &kw::linear_prepared);         \
+  m.impl("linear_program", &kw::linear_program);           \
   m.impl("linear_backward", &kw::linear_backward);         \
   m.impl("elu", &kw::elu);                                 \
   m.impl("elu_backward", &kw::elu_backward);               \

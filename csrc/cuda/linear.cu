@@ -26,13 +26,30 @@ KW_DECLARE_LINEAR(linear_fp16_hi_sourced)
 KW_DECLARE_LINEAR(linear_fp16_scaled)
 KW_DECLARE_LINEAR(linear_bf16)
 KW_DECLARE_LINEAR(linear_fp16)
+KW_DECLARE_LINEAR(linear_fp16_split3_program)
+KW_DECLARE_LINEAR(linear_fp16_hi_sourced_program)
+KW_DECLARE_LINEAR(linear_fp16_scaled_program)
 #undef KW_DECLARE_LINEAR
 
 namespace {
 
-enum class Kind { kNone, kTf32, kTf32Split3, kFp16Split3, kFp16HiSourced, kFp16Scaled, kBf16, kFp16 };
+enum class Kind {
+  kNone, kTf32, kTf32Split3, kFp16Split3, kFp16HiSourced, kFp16Scaled, kBf16, kFp16,
+  kFp16Split3Program, kFp16HiSourcedProgram, kFp16ScaledProgram
+};
+
+// A programmed epilogue has twins of the float32 kernels that 'highest' and 'high' run.
+Kind programmed_kind_of(const GemmArgs& g) {
+  const auto method = static_cast<GemmMethod>(g.method);
+  if (static_cast<DType>(g.dtype) != DType::Float32) return Kind::kNone;
+  if (method == GemmMethod::kFp16Split3)
+    return g.c != nullptr ? Kind::kFp16HiSourcedProgram : Kind::kFp16Split3Program;
+  if (method == GemmMethod::kFp16Scaled) return Kind::kFp16ScaledProgram;
+  return Kind::kNone;
+}
 
 Kind kind_of(const GemmArgs& g) {
+  if (g.program != nullptr) return programmed_kind_of(g);
   const auto dtype = static_cast<DType>(g.dtype);
   const auto method = static_cast<GemmMethod>(g.method);
   if (dtype == DType::Float32 && method == GemmMethod::kTf32) return Kind::kTf32;
@@ -51,7 +68,9 @@ bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) ==
 
 const char* gemm_unsupported(const GemmArgs& g) {
   const Kind kind = kind_of(g);
-  if (kind == Kind::kNone) return "no tensor-core kernel for this dtype and method";
+  if (kind == Kind::kNone)
+    return g.program != nullptr ? "no programmed epilogue for this dtype and method"
+                                : "no tensor-core kernel for this dtype and method";
   if (compute_capability() != 90) return "the GEMM kernels are built for Hopper (sm_90a) only";
   if (g.m <= 0 || g.n <= 0 || g.k <= 0) return "an empty dimension";
   if (g.m > INT_MAX || g.n > INT_MAX || g.k > INT_MAX) return "a dimension over 2^31";
@@ -62,18 +81,31 @@ const char* gemm_unsupported(const GemmArgs& g) {
     return "k, n and the row strides must be multiples of 16 bytes for TMA";
   if (!aligned16(g.a) || !aligned16(g.b) || !aligned16(g.d) || (g.bias && !aligned16(g.bias)))
     return "operands must be 16-byte aligned for TMA";
-  const bool scaled =
-      kind == Kind::kFp16Split3 || kind == Kind::kFp16HiSourced || kind == Kind::kFp16Scaled;
+  const bool programmed = g.program != nullptr;
+  const bool scaled = kind == Kind::kFp16Split3 || kind == Kind::kFp16HiSourced ||
+                      kind == Kind::kFp16Scaled || programmed;
   if (scaled && (g.a_scale == nullptr || !aligned16(g.b_scale)))
     return "row scales missing or misaligned";
-  if (kind == Kind::kFp16HiSourced && (!aligned16(g.c) || g.ldc % 4))
+  if ((kind == Kind::kFp16HiSourced || kind == Kind::kFp16HiSourcedProgram) &&
+      (!aligned16(g.c) || g.ldc % 4))
     return "the cross products must be 16-byte aligned, rows too";
+  if (programmed) {
+    const EpilogueProgram& p = *g.program;
+    if (g.activation != static_cast<int>(Activation::kNone))
+      return "a programmed epilogue takes no activation";
+    if (p.length < 0 || p.length > kEpilogueSteps) return "an epilogue program of too many steps";
+    if (!aligned16(g.columns[0]) || !aligned16(g.columns[1]))
+      return "the epilogue's column vectors must be 16-byte aligned";
+  }
   switch (kind) {
     case Kind::kTf32: return linear_tf32_unsupported(g);
     case Kind::kTf32Split3: return linear_tf32_split3_unsupported(g);
     case Kind::kFp16Split3: return linear_fp16_split3_unsupported(g);
     case Kind::kFp16HiSourced: return linear_fp16_hi_sourced_unsupported(g);
     case Kind::kFp16Scaled: return linear_fp16_scaled_unsupported(g);
+    case Kind::kFp16Split3Program: return linear_fp16_split3_program_unsupported(g);
+    case Kind::kFp16HiSourcedProgram: return linear_fp16_hi_sourced_program_unsupported(g);
+    case Kind::kFp16ScaledProgram: return linear_fp16_scaled_program_unsupported(g);
     case Kind::kBf16: return linear_bf16_unsupported(g);
     default: return linear_fp16_unsupported(g);
   }
@@ -86,6 +118,9 @@ size_t gemm_workspace_bytes(const GemmArgs& g) {
     case Kind::kFp16Split3: return linear_fp16_split3_workspace_bytes(g);
     case Kind::kFp16HiSourced: return linear_fp16_hi_sourced_workspace_bytes(g);
     case Kind::kFp16Scaled: return linear_fp16_scaled_workspace_bytes(g);
+    case Kind::kFp16Split3Program: return linear_fp16_split3_program_workspace_bytes(g);
+    case Kind::kFp16HiSourcedProgram: return linear_fp16_hi_sourced_program_workspace_bytes(g);
+    case Kind::kFp16ScaledProgram: return linear_fp16_scaled_program_workspace_bytes(g);
     case Kind::kBf16: return linear_bf16_workspace_bytes(g);
     case Kind::kFp16: return linear_fp16_workspace_bytes(g);
     default: return 0;
@@ -99,6 +134,10 @@ int gemm(const GemmArgs& g, void* workspace, void* stream) {
     case Kind::kFp16Split3: return linear_fp16_split3_run(g, workspace, stream);
     case Kind::kFp16HiSourced: return linear_fp16_hi_sourced_run(g, workspace, stream);
     case Kind::kFp16Scaled: return linear_fp16_scaled_run(g, workspace, stream);
+    case Kind::kFp16Split3Program: return linear_fp16_split3_program_run(g, workspace, stream);
+    case Kind::kFp16HiSourcedProgram:
+      return linear_fp16_hi_sourced_program_run(g, workspace, stream);
+    case Kind::kFp16ScaledProgram: return linear_fp16_scaled_program_run(g, workspace, stream);
     case Kind::kBf16: return linear_bf16_run(g, workspace, stream);
     case Kind::kFp16: return linear_fp16_run(g, workspace, stream);
     default: return static_cast<int>(cudaErrorNotSupported);

@@ -40,8 +40,11 @@ void launch_split_gemm(GemmArgs g, const at::Tensor& a_parts, const at::Tensor& 
 
 // act(a @ w^T + bias) for a [m, k] and w [n, k] converted by linear_prepare_weight (parts,
 // scales); an undefined tensor where that path does not apply (csrc/ops/linear_prepared.cpp).
+// With `ep`, its program runs in the epilogue in place of act; undefined where no kernel takes it.
+struct Epilogue;
 at::Tensor prepared_gemm(const at::Tensor& a, int64_t n, const at::Tensor& parts,
-                         const at::Tensor& scales, const at::Tensor& bias, Activation act);
+                         const at::Tensor& scales, const at::Tensor& bias, Activation act,
+                         const Epilogue* ep = nullptr);
 
 }  // namespace kw
 #endif

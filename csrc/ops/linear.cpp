@@ -1,4 +1,4 @@
-// Torch-facing glue of linear and linear_prepared: argument checks, the route to the Hopper
+// Torch-facing glue of linear, linear_prepared and linear_program: argument checks, the route to the Hopper
 // kernels (the float32 method and operand split: gemm_split.h), and the fallback to cuBLAS through
 // ATen for what those kernels do not take (other GPUs, odd alignments, float64, the CPU).
 #include <ATen/core/Tensor.h>
@@ -16,7 +16,9 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "epilogue.h"
 #include "gemm_split.h"
 #include "kw/gemm.h"
 #include "kw/ops.h"
@@ -136,7 +138,7 @@ std::optional<GemmMethod> cuda_method(const at::Tensor& a, int64_t n, bool b_k_m
 
 // a [m, k] @ b[n, k]^T on the Hopper kernels; an undefined tensor when none applies.
 at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor& bias,
-                     Activation act) {
+                     Activation act, const Epilogue* ep) {
   const std::optional<GemmMethod> chosen = cuda_method(a, b.size(0), k_major(b));
   if (!chosen) return at::Tensor();
   const GemmMethod method = *chosen;
@@ -164,6 +166,8 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   at::Tensor out = at::empty({m, n_pad}, a.options());
   g.d = out.data_ptr();
   g.ldd = n_pad;
+  std::vector<at::Tensor> held;
+  if (ep != nullptr) attach_epilogue(g, *ep, n, held);
   if (split) {
     SplitOperands operands;
     if (!split_operands(a, b, method, g, operands)) return at::Tensor();
@@ -182,18 +186,24 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
 }
 #endif
 
-// act(a [m, k] @ b [n, k]^T + bias) for any strides.
+// act(a [m, k] @ b [n, k]^T + bias) for any strides, or with `ep` its program in place of act:
+// in the GEMM's epilogue where a kernel takes it, else on the GEMM's result.
 at::Tensor linear_2d(const at::Tensor& a, const at::Tensor& b, const at::Tensor& bias,
-                     Activation act) {
+                     Activation act, const Epilogue* ep = nullptr) {
 #ifdef KW_WITH_CUDA
   if (a.is_cuda() && a.scalar_type() != at::kDouble) {
-    at::Tensor out = gemm_cuda(a, b, bias.defined() ? bias.contiguous() : bias, act);
+    const at::Tensor contiguous_bias = bias.defined() ? bias.contiguous() : bias;
+    at::Tensor out = gemm_cuda(a, b, contiguous_bias, act, ep);
     if (out.defined()) return out;
+    if (ep != nullptr) {
+      out = gemm_cuda(a, b, contiguous_bias, Activation::kNone, nullptr);
+      if (out.defined()) return run_epilogue_aten(out, *ep);
+    }
   }
 #endif
   at::Tensor out = bias.defined() ? at::addmm(bias, a, b.t()) : at::mm(a, b.t());
   activate_(out, act);
-  return out;
+  return ep != nullptr ? run_epilogue_aten(out, *ep) : out;
 }
 
 // x as [rows, in_features]; rows from the sizes, since -1 is ambiguous when in_features is 0.
@@ -222,38 +232,75 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& weight,
   return x.dim() == 2 ? out : out.view(out_shape(x, weight.size(0)));
 }
 
+namespace {
+
+// The checks of a weight's conversion (linear_prepare_weight's result); true when it holds one.
+bool check_prepared(const char* op, const at::Tensor& x, int64_t n, const at::Tensor& weight_parts,
+                    const at::Tensor& weight_scales) {
+  if (weight_parts.numel() == 0) return false;
+  TORCH_CHECK_VALUE(weight_parts.dim() == 2 && weight_parts.scalar_type() == at::kHalf &&
+                        weight_parts.is_contiguous() && weight_parts.size(0) >= n &&
+                        weight_parts.size(0) <= n + 3 && weight_parts.device() == x.device(),
+                    "kernelwright.", op, "(): argument 'weight_parts' must be what "
+                    "linear_prepare_weight(weight) returned for this weight, but has shape ",
+                    shape_str(weight_parts.sizes()), " and dtype ", weight_parts.scalar_type());
+  TORCH_CHECK_VALUE(weight_scales.dim() == 1 && weight_scales.scalar_type() == at::kFloat &&
+                        weight_scales.is_contiguous() &&
+                        weight_scales.size(0) == weight_parts.size(0) &&
+                        weight_scales.device() == x.device(),
+                    "kernelwright.", op, "(): argument 'weight_scales' must be what "
+                    "linear_prepare_weight(weight) returned for this weight, but has shape ",
+                    shape_str(weight_scales.sizes()), " and dtype ", weight_scales.scalar_type());
+  return true;
+}
+
+// linear_prepared and linear_program: the prepared GEMM where it applies, else linear_2d.
+at::Tensor linear_with_parts(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& b,
+                             bool prepared, const at::Tensor& weight_parts,
+                             const at::Tensor& weight_scales, Activation act, const Epilogue* ep) {
+  const int64_t n = weight.size(0);
+#ifdef KW_WITH_CUDA
+  if (prepared && x.is_cuda() && x.scalar_type() == at::kFloat && x.numel() > 0) {
+    const at::Tensor out = prepared_gemm(rows_of(x), n, weight_parts, weight_scales,
+                                         b.defined() ? b.contiguous() : b, act, ep);
+    if (out.defined()) return x.dim() == 2 ? out : out.view(out_shape(x, n));
+  }
+#endif
+  const at::Tensor out = linear_2d(rows_of(x), weight, b, act, ep);
+  return x.dim() == 2 ? out : out.view(out_shape(x, n));
+}
+
+}  // namespace
+
 at::Tensor linear_prepared(const at::Tensor& x, const at::Tensor& weight,
                            const at::Tensor& weight_parts, const at::Tensor& weight_scales,
                            const std::optional<at::Tensor>& bias, c10::string_view activation) {
   check_linear_args("linear_prepared", x, weight, bias);
   const Activation act = parse_activation("linear_prepared", activation);
-  const at::Tensor b = bias.has_value() ? *bias : at::Tensor();
-  const int64_t n = weight.size(0);
-  const bool prepared = weight_parts.numel() > 0;
-  if (prepared) {
-    TORCH_CHECK_VALUE(weight_parts.dim() == 2 && weight_parts.scalar_type() == at::kHalf &&
-                          weight_parts.is_contiguous() && weight_parts.size(0) >= n &&
-                          weight_parts.size(0) <= n + 3 && weight_parts.device() == x.device(),
-                      "kernelwright.linear_prepared(): argument 'weight_parts' must be what "
-                      "linear_prepare_weight(weight) returned for this weight, but has shape ",
-                      shape_str(weight_parts.sizes()), " and dtype ", weight_parts.scalar_type());
-    TORCH_CHECK_VALUE(weight_scales.dim() == 1 && weight_scales.scalar_type() == at::kFloat &&
-                          weight_scales.is_contiguous() &&
-                          weight_scales.size(0) == weight_parts.size(0) &&
-                          weight_scales.device() == x.device(),
-                      "kernelwright.linear_prepared(): argument 'weight_scales' must be what "
-                      "linear_prepare_weight(weight) returned for this weight, but has shape ",
-                      shape_str(weight_scales.sizes()), " and dtype ", weight_scales.scalar_type());
-  }
-#ifdef KW_WITH_CUDA
-  if (prepared && x.is_cuda() && x.scalar_type() == at::kFloat && x.numel() > 0) {
-    const at::Tensor out = prepared_gemm(rows_of(x), n, weight_parts, weight_scales,
-                                         b.defined() ? b.contiguous() : b, act);
-    if (out.defined()) return x.dim() == 2 ? out : out.view(out_shape(x, n));
-  }
-#endif
-  const at::Tensor out = linear_2d(rows_of(x), weight, b, act);
-  return x.dim() == 2 ? out : out.view(out_shape(x, n));
+  const bool prepared =
+      check_prepared("linear_prepared", x, weight.size(0), weight_parts, weight_scales);
+  return linear_with_parts(x, weight, bias.has_value() ? *bias : at::Tensor(), prepared,
+                           weight_parts, weight_scales, act, nullptr);
+}
+
+at::Tensor linear_program(const at::Tensor& x, const at::Tensor& weight,
+                          const std::optional<at::Tensor>& bias, at::IntArrayRef code,
+                          at::ArrayRef<double> consts, at::TensorList columns, at::TensorList rows,
+                          const std::optional<at::Tensor>& weight_parts,
+                          const std::optional<at::Tensor>& weight_scales) {
+  check_linear_args("linear_program", x, weight, bias);
+  const at::Tensor x2 = rows_of(x);
+  const Epilogue ep = parse_epilogue("linear_program", code, consts, columns, rows, x2.size(0),
+                                     weight.size(0), x);
+  TORCH_CHECK_VALUE(weight_parts.has_value() == weight_scales.has_value(),
+                    "kernelwright.linear_program(): arguments 'weight_parts' and 'weight_scales' "
+                    "come together (linear_prepare_weight's result) or not at all");
+  const bool prepared =
+      weight_parts.has_value() &&
+      check_prepared("linear_program", x, weight.size(0), *weight_parts, *weight_scales);
+  return linear_with_parts(x, weight, bias.has_value() ? *bias : at::Tensor(), prepared,
+                           prepared ? *weight_parts : at::Tensor(),
+                           prepared ? *weight_scales : at::Tensor(), Activation::kNone, &ep);
 }
 
 void check_matmul_args(const at::Tensor& a, const at::Tensor& b) {

@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <tuple>
+#include <vector>
 
+#include "epilogue.h"
 #include "gemm_split.h"
 #include "kw/gemm.h"
 #include "kw/ops.h"
@@ -56,13 +58,16 @@ int64_t parts_width(int64_t k, GemmMethod method) {
 // act(a @ w^T + bias) from w's conversion; an undefined tensor where the prepared path does not
 // apply (the caller then runs linear).
 at::Tensor prepared_gemm(const at::Tensor& a, int64_t n, const at::Tensor& parts,
-                         const at::Tensor& scales, const at::Tensor& bias, Activation act) {
+                         const at::Tensor& scales, const at::Tensor& bias, Activation act,
+                         const Epilogue* ep) {
   const int64_t m = a.size(0), k = a.size(1), n_pad = parts.size(0);
   const GemmMethod method = float32_method(m, n, k, /*b_prepared=*/true);
   if (method != GemmMethod::kFp16Split3 && method != GemmMethod::kFp16Scaled) return at::Tensor();
   if (parts.size(1) != parts_width(k, method)) return at::Tensor();  // made at another precision
   GemmArgs g = prepared_args(method, m, n_pad, parts.size(1));
   g.activation = static_cast<int>(act);
+  std::vector<at::Tensor> held;
+  if (ep != nullptr) attach_epilogue(g, *ep, n, held);
   if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
   c10::DeviceGuard guard(a.device());
   at::Tensor padded_bias = bias;

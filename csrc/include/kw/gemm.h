@@ -27,6 +27,45 @@ enum class SplitFormat : int { kTf32 = 0, kFp16 = 1 };
 // hi*hi + hi*lo + lo*hi; for a single product, hi alone.
 enum class SplitParts : int { kLeft3 = 0, kRight3 = 1, kHi = 2 };
 
+// A pointwise program the epilogue runs on each element after the bias, in fp32, instead of
+// the activation: a register machine whose instructions read any of four registers (r0 holds
+// acc + bias on entry, its value on exit is written), a constant, one of two per-column vectors
+// (indexed by n) or one of two per-row vectors (indexed by m), and write a register. One
+// instantiation serves every program, so a fused chain needs no compilation; the kernels stay
+// the same for programs of any length up to kEpilogueSteps.
+enum class EpilogueOp : int8_t {
+  // dst = f(a)
+  kCopy, kNeg, kAbs, kExp, kExpm1, kLog, kLog1p, kSqrt, kRsqrt, kRecip, kSin, kCos, kTanh,
+  kSigmoid, kErf, kRelu, kGelu, kGeluTanh, kFloor, kCeil, kSign,
+  // dst = f(a, b)
+  kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kPow, kClampMin, kClampMax, kLt, kLe, kGt, kGe,
+  kEq, kNe,
+  // dst = f(a, b, c)
+  kWhere,     // a != 0 ? b : c
+  kSoftplus,  // a * b > c ? a : log1p(exp(a * b)) / b  (b: beta, c: threshold)
+  kCount
+};
+
+// Where an instruction reads: a register, a vector, or a constant (kConst + j: consts[j]).
+enum EpilogueSource : int8_t {
+  kReg0 = 0, kReg1, kReg2, kReg3, kColumn0, kColumn1, kRow0, kRow1, kConst
+};
+
+constexpr int kEpilogueRegisters = 4;
+constexpr int kEpilogueSteps = 32;
+constexpr int kEpilogueConsts = 24;
+
+struct EpilogueStep {
+  int8_t op, dst, a, b, c;  // EpilogueOp; a register; three EpilogueSources (unused ones 0)
+  int8_t pad[3];
+};
+
+struct EpilogueProgram {
+  int32_t length;
+  EpilogueStep steps[kEpilogueSteps];
+  float consts[kEpilogueConsts];
+};
+
 // d[m, n] = act(sum_k a[m, k] * b[n, k] + bias[n]); k is contiguous in a and b, n in d.
 // kFp16Split3, kFp16Scaled: a and b are fp16, d and bias float32, and the sum is first
 // multiplied by a_scale[m] * b_scale[n] (the inverse row scales of the split).
@@ -49,6 +88,11 @@ struct GemmArgs {
   // the cross products hi*lo + lo*hi, summed apart and added before the row scales.
   const float* c;
   int64_t ldc;
+  // When set, the epilogue runs this program in place of `activation` (which must be kNone),
+  // reading columns[j] ([n] float32, 16-byte aligned, null: 0) and rows[j] ([m] float32).
+  const EpilogueProgram* program;
+  const float* columns[2];
+  const float* rows[2];
 };
 
 namespace cuda {

@@ -5,6 +5,7 @@ kernel for torch.compile and autograd whose backward runs kernelwright's backwar
 Importing this module loads (or, if needed, builds) the compiled extension.
 """
 
+from kernelwright.ops import epilogue
 from kernelwright.ops.add import add
 from kernelwright.ops.elu import elu
 from kernelwright.ops.layer_norm import layer_norm
@@ -17,4 +18,4 @@ from kernelwright.ops.sigmoid import sigmoid
 from kernelwright.ops.softmax import softmax
 from kernelwright.ops.square import square
 
-__all__ = ["WeightCache", "add", "elu", "layer_norm", "linear", "logsumexp", "matmul", "mul", "rms_norm", "sigmoid", "softmax", "square"]
+__all__ = ["WeightCache", "add", "elu", "epilogue", "layer_norm", "linear", "logsumexp", "matmul", "mul", "rms_norm", "sigmoid", "softmax", "square"]

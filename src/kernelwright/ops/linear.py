@@ -3,17 +3,19 @@ import weakref
 
 import torch
 
+from kernelwright.ops import epilogue as _epilogue
 from kernelwright.ops._common import check_floating, ext, run
 
 _op = torch.ops.kernelwright.linear.default
 _backward_op = torch.ops.kernelwright.linear_backward.default
 _prepare_op = torch.ops.kernelwright.linear_prepare_weight.default
 _prepared_op = torch.ops.kernelwright.linear_prepared.default
+_program_op = torch.ops.kernelwright.linear_program.default
 
 ACTIVATIONS = ("none", "relu", "sigmoid", "gelu", "gelu_tanh")
 
 
-def linear(x, weight, bias=None, activation=None, cache=None):
+def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None):
     """``activation(torch.nn.functional.linear(x, weight, bias))`` in one GEMM whose epilogue adds
     the bias and applies the activation.
 
@@ -30,13 +32,31 @@ def linear(x, weight, bias=None, activation=None, cache=None):
     between calls, so that a float32 call converts ``x`` alone; for a weight that stays as it
     is over many calls (a layer's parameter at inference), never for one that changes every
     call. The result is the same with or without it.
+
+    epilogue: in place of an activation, a function from the GEMM's result (bias added) to a
+    pointwise expression built with :mod:`kernelwright.ops.epilogue` (or such an expression),
+    run in the GEMM's epilogue on the tensor cores' output: ``epilogue=lambda y: E.clamp(
+    E.gelu(y * 2.0 + E.column(scale)), -1, 1)`` writes only the clamped result.
     """
+    if epilogue is not None:
+        if activation not in (None, "none"):
+            raise ValueError("kernelwright.linear(): give 'activation' or 'epilogue', not both")
+        expr = epilogue(_epilogue.result()) if callable(epilogue) else epilogue
+        return linear_program(x, weight, bias, _epilogue.compile(expr), cache)
     activation = activation or "none"
     if cache is not None and not torch.compiler.is_compiling():
         parts = cache.parts(weight)
         if parts is not None:
             return _prepared_op(x, weight, parts[0], parts[1], bias, activation)
     return run(ext.linear, _op, x, weight, bias, activation)
+
+
+def linear_program(x, weight, bias, program, cache=None):
+    """linear whose epilogue runs ``program`` (:func:`kernelwright.ops.epilogue.compile`'s)."""
+    parts = cache.parts(weight) if cache is not None and not torch.compiler.is_compiling() else None
+    if parts is None:
+        parts = (None, None)
+    return _program_op(x, weight, bias, program.code, program.consts, program.columns, program.rows, *parts)
 
 
 class WeightCache:
@@ -125,6 +145,50 @@ def _(x, weight, weight_parts, weight_scales, bias=None, activation="none"):
     return x.new_empty(tuple(x.shape[:-1]) + (weight.shape[0],))
 
 
+@torch.library.register_fake("kernelwright::linear_program")
+def _(x, weight, bias, code, consts, columns, rows, weight_parts, weight_scales):
+    _check("linear_program", x, weight, bias, "none")
+    for name, vectors in (("columns", columns), ("rows", rows)):
+        for j, v in enumerate(vectors):
+            check_floating("linear_program", "%s[%d]" % (name, j), v)
+    return x.new_empty(tuple(x.shape[:-1]) + (weight.shape[0],))
+
+
+def _setup_program(ctx, inputs, output):
+    x, weight, bias, code, consts, columns, rows = inputs[:7]
+    ctx.save_for_backward(x, weight, bias, *columns, *rows)
+    ctx.program = (code, consts, len(columns))
+    # The gradients mirror the inputs' structure: an empty list (consts) is a list of tensors.
+    ctx.shapes = [isinstance(v, list) and all(isinstance(t, torch.Tensor) for t in v) for v in inputs]
+
+
+def _backward_program(ctx, grad):
+    """Recomputes the GEMM's result and differentiates the program's torch twin: the forward
+    kept neither, having written only the output."""
+    code, consts, n_columns = ctx.program
+    x, weight, bias, *vectors = ctx.saved_tensors
+    needs = ctx.needs_input_grad  # a list of flags for each Tensor[] argument
+    n_rows = len(vectors) - n_columns
+    column_needs, row_needs = (_flags(needs[i], k) for i, k in ((5, n_columns), (6, n_rows)))
+    wanted = [needs[0], needs[1], bias is not None and needs[2]] + column_needs + row_needs
+    with torch.enable_grad():
+        leaves = [t.detach().requires_grad_(w) if t is not None else None
+                  for t, w in zip([x, weight, bias] + vectors, wanted)]
+        lx, lw, lb, *lv = leaves
+        z = torch.nn.functional.linear(lx, lw, lb).reshape(-1, weight.shape[0])
+        y = _epilogue.evaluate(code, consts, z, lv[:n_columns], [v.reshape(-1) for v in lv[n_columns:]])
+        inputs = [t for t, w in zip(leaves, wanted) if w]
+        found = iter(torch.autograd.grad(y, inputs, grad.reshape(y.shape), allow_unused=True) if inputs else [])
+    grads = [next(found) if w else None for w in wanted]
+    gx, gw, gb, gv = grads[0], grads[1], grads[2], grads[3:]
+    out = [gx, gw, gb, None, None, gv[:n_columns], gv[n_columns:], None, None]
+    return tuple(g if not listed or g is not None else [] for g, listed in zip(out, ctx.shapes))
+
+
+def _flags(needs, count):
+    return list(needs) if isinstance(needs, (list, tuple)) else [bool(needs)] * count
+
+
 def _setup_context(ctx, inputs, output):
     x, weight, bias, activation = inputs
     ctx.save_for_backward(x, weight, bias, output)
@@ -157,3 +221,4 @@ def _backward_prepared(ctx, grad):  # inputs: x, weight, weight_parts, weight_sc
 torch.library.register_autograd("kernelwright::linear", _backward, setup_context=_setup_context)
 torch.library.register_autograd("kernelwright::linear_prepared", _backward_prepared,
                                 setup_context=_setup_prepared)
+torch.library.register_autograd("kernelwright::linear_program", _backward_program, setup_context=_setup_program)

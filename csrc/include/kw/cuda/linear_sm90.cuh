@@ -19,6 +19,7 @@
 #include "cutlass/gemm/device/gemm_universal_adapter.h"
 #include "cutlass/gemm/dispatch_policy.hpp"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
+#include "kw/cuda/epilogue_program.cuh"
 #include "kw/gemm.h"
 
 namespace kw {
@@ -67,8 +68,9 @@ struct LinearActivation<cutlass::Array<T, N>> {
 // split operands d = act(acc * a_scale[m] * b_scale[n] + bias[n]), which undoes both scalings
 // before the bias, in fp32. Sourced: c, the cross products of the split summed apart (see
 // launch_split_gemm), is added to acc before the scales: d = act((acc + c) * a_scale * b_scale
-// + bias).
-template <class ElementD, class TileShape, bool RowScaled, bool Sourced>
+// + bias). Programmed: a pointwise program (kw::EpilogueProgram, with two vectors along n and
+// two along m) takes the activation's place.
+template <class ElementD, class TileShape, bool RowScaled, bool Sourced, bool Programmed>
 struct LinearEpilogue {
   static_assert(!Sourced || RowScaled, "a source is the split's cross products");
   static constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
@@ -90,27 +92,42 @@ struct LinearEpilogue {
       Node<Compute<cutlass::homogeneous_multiply_add, float>,
            Node<Compute<cutlass::multiplies, float>, Sum, AScale>, BScale, Bias>,
       Node<Compute<cutlass::plus, float>, Acc, Bias>>;
-  using Callbacks = Node<Compute<LinearActivation, ElementD>, Affine>;
+  using PerColumn = BScale;  // a float per n, as CUTLASS's row broadcast reads it
+  using PerRow = AScale;     // a float per m: CUTLASS's column broadcast
+  using Callbacks = cute::conditional_t<
+      Programmed,
+      Node<Compute<EpilogueInterpreter, ElementD>, Affine, PerColumn, PerColumn, PerRow, PerRow>,
+      Node<Compute<LinearActivation, ElementD>, Affine>>;
 
-  static typename Callbacks::Arguments arguments(const GemmArgs& g) {
+  static typename Affine::Arguments affine(const GemmArgs& g) {
     const auto* bias = static_cast<const ElementD*>(g.bias);  // null: 0
     if constexpr (Sourced) {
-      return {{{{{}, {}, {}}, {g.a_scale}, {}}, {g.b_scale}, {bias}, {}}, {g.activation}};
+      return {{{{}, {}, {}}, {g.a_scale}, {}}, {g.b_scale}, {bias}, {}};
     } else if constexpr (RowScaled) {
-      return {{{{}, {g.a_scale}, {}}, {g.b_scale}, {bias}, {}}, {g.activation}};
+      return {{{}, {g.a_scale}, {}}, {g.b_scale}, {bias}, {}};
     } else {
-      return {{{}, {bias}, {}}, {g.activation}};
+      return {{}, {bias}, {}};
+    }
+  }
+
+  static typename Callbacks::Arguments arguments(const GemmArgs& g) {
+    if constexpr (Programmed) {
+      return {affine(g),      {g.columns[0]}, {g.columns[1]}, {g.rows[0]},
+              {g.rows[1]},    {*g.program}};
+    } else {
+      return {affine(g), {g.activation}};
     }
   }
 };
 
 // ElementAB: the operands' type; ElementD: the output's and the bias's. Promoted: partial sums
 // leave the tensor cores every promotion_interval instructions. RowScaled: the operands are
-// row-scaled; Sourced: a float32 c is added to the sum (LinearEpilogue).
-// TileScheduler: stream-K (the default) or CUTLASS's persistent data-parallel scheduler.
+// row-scaled; Sourced: a float32 c is added to the sum; Programmed: the epilogue runs a program
+// (LinearEpilogue). TileScheduler: stream-K (the default) or CUTLASS's persistent
+// data-parallel scheduler.
 template <class ElementAB, class ElementD, class TileShape, class ClusterShape, bool Promoted,
           bool RowScaled, bool Sourced = false,
-          class TileScheduler = cutlass::gemm::StreamKScheduler>
+          class TileScheduler = cutlass::gemm::StreamKScheduler, bool Programmed = false>
 struct LinearSm90 {
   using LayoutA = cutlass::layout::RowMajor;     // [m, k]
   using LayoutB = cutlass::layout::ColumnMajor;  // [n, k] read as a k x n column-major B
@@ -121,7 +138,7 @@ struct LinearSm90 {
   using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
   using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
 
-  using Fusion = LinearEpilogue<ElementD, TileShape, RowScaled, Sourced>;
+  using Fusion = LinearEpilogue<ElementD, TileShape, RowScaled, Sourced, Programmed>;
   using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       cutlass::epilogue::collective::EpilogueTileAuto, float, float, typename Fusion::ElementC,
@@ -212,9 +229,9 @@ using LinearTf32Split3 = LinearSm90<float, float, Tile128x128x32, Cluster1x2, tr
 // against 0.394 at 16384x4096 -> 1024, both with thousands of tiles.
 using Tile128x128x64 = cute::Shape<cute::_128, cute::_128, cute::_64>;
 using DataParallel = cutlass::gemm::PersistentScheduler;
-template <bool Promoted, class Scheduler, bool Sourced = false>
+template <bool Promoted, class Scheduler, bool Sourced = false, bool Programmed = false>
 using LinearFp16Of = LinearSm90<cutlass::half_t, float, Tile128x128x64, Cluster1x2, Promoted, true,
-                                Sourced, Scheduler>;
+                                Sourced, Scheduler, Programmed>;
 using LinearFp16Split3 = LinearFp16Of<true, DataParallel>;
 using LinearFp16Split3StreamK = LinearFp16Of<true, cutlass::gemm::StreamKScheduler>;
 // hi*hi alone, its cross products added from c (launch_split_gemm).
@@ -222,6 +239,15 @@ using LinearFp16HiSourced = LinearFp16Of<true, DataParallel, true>;
 using LinearFp16HiSourcedStreamK = LinearFp16Of<true, cutlass::gemm::StreamKScheduler, true>;
 using LinearFp16Scaled = LinearFp16Of<false, DataParallel>;
 using LinearFp16ScaledStreamK = LinearFp16Of<false, cutlass::gemm::StreamKScheduler>;
+// The same with a programmed epilogue (linear_program): one twin per float32 kernel that
+// 'highest' and 'high' use.
+using LinearFp16Split3Program = LinearFp16Of<true, DataParallel, false, true>;
+using LinearFp16Split3ProgramStreamK = LinearFp16Of<true, cutlass::gemm::StreamKScheduler, false, true>;
+using LinearFp16HiSourcedProgram = LinearFp16Of<true, DataParallel, true, true>;
+using LinearFp16HiSourcedProgramStreamK =
+    LinearFp16Of<true, cutlass::gemm::StreamKScheduler, true, true>;
+using LinearFp16ScaledProgram = LinearFp16Of<false, DataParallel, false, true>;
+using LinearFp16ScaledProgramStreamK = LinearFp16Of<false, cutlass::gemm::StreamKScheduler, false, true>;
 using LinearBf16 = LinearSm90<cutlass::bfloat16_t, cutlass::bfloat16_t,
                               cute::Shape<cute::_128, cute::_256, cute::_64>, Cluster1x2, false,
                               false>;

@@ -1,0 +1,36 @@
+// A programmed GEMM epilogue (kw::EpilogueProgram) as the torch-facing glue holds it: parsed
+// and checked from the op's arguments, run by the Hopper kernels where they take it and by ATen
+// ops on the GEMM's result everywhere else.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <vector>
+
+#include "kw/gemm.h"
+
+namespace kw {
+
+struct Epilogue {
+  EpilogueProgram program;
+  std::vector<at::Tensor> columns;  // [n] each, contiguous
+  std::vector<at::Tensor> rows;     // [m] each, contiguous
+};
+
+// The program of `code` (five ints a step: op, dst, a, b, c) and `consts`, with its vectors
+// made contiguous; a Python exception naming the argument for anything malformed.
+// m: the rows of the GEMM, n: its columns.
+Epilogue parse_epilogue(const char* op, at::IntArrayRef code, at::ArrayRef<double> consts,
+                        at::TensorList columns, at::TensorList rows, int64_t m, int64_t n,
+                        const at::Tensor& like);
+
+// The program run on z [m, n] with ATen ops, in z's dtype.
+at::Tensor run_epilogue_aten(const at::Tensor& z, const Epilogue& e);
+
+#ifdef KW_WITH_CUDA
+// Points g at e's program and vectors, as float32, the column vectors padded with zeros to g.n
+// columns where the output is padded; the copies are kept in `held` until the launch.
+void attach_epilogue(GemmArgs& g, const Epilogue& e, int64_t n, std::vector<at::Tensor>& held);
+#endif
+
+}  // namespace kw

@@ -1,0 +1,214 @@
+"""linear with a programmed epilogue: expressions compiled to the epilogue's register program,
+run in the GEMM on CUDA (the Hopper kernels' interpreter) and by ATen ops elsewhere, against
+the same chain written with PyTorch's own functions in float64."""
+
+import os
+import re
+import types
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import kernelwright.ops as K
+from kernelwright.ops import epilogue as E
+from reference import poison, randn
+from test_ops_linear import float32_modes, make, precision, rel_err
+
+# The same names as in kernelwright.ops.epilogue, as PyTorch computes them: each case below is
+# written once and run through both.
+T = types.SimpleNamespace(
+    column=lambda t: t, row=lambda t: t[:, None], relu=torch.relu, sigmoid=torch.sigmoid, tanh=torch.tanh,
+    gelu=F.gelu, exp=torch.exp, expm1=torch.expm1, log=torch.log, log1p=torch.log1p, sqrt=torch.sqrt,
+    rsqrt=torch.rsqrt, reciprocal=torch.reciprocal, sin=torch.sin, cos=torch.cos, erf=torch.erf, abs=torch.abs,
+    neg=torch.neg, floor=torch.floor, ceil=torch.ceil, sign=torch.sign,
+    maximum=lambda a, b: torch.maximum(a, torch.as_tensor(b, dtype=a.dtype, device=a.device)),
+    minimum=lambda a, b: torch.minimum(a, torch.as_tensor(b, dtype=a.dtype, device=a.device)), clamp=torch.clamp, where=lambda c, a, b: torch.where(c != 0, a, b),
+    softplus=F.softplus, silu=F.silu, mish=F.mish, leaky_relu=F.leaky_relu, hardtanh=F.hardtanh,
+    hardsigmoid=F.hardsigmoid, hardswish=F.hardswish, elu=F.elu, gt=torch.gt, lt=torch.lt, ge=torch.ge,
+    le=torch.le, eq=torch.eq, ne=torch.ne, pow=torch.pow)
+
+# (name, chain of y, a column vector c, a row vector r, in the namespace ns)
+SMOOTH = [
+    ("scale_bias_gelu", lambda ns, y, c, r: ns.gelu(y * 0.5 + ns.column(c))),
+    ("gelu_tanh", lambda ns, y, c, r: ns.gelu(y, approximate="tanh")),
+    ("residual_clamp", lambda ns, y, c, r: ns.clamp(y * 2.0 + y, -1.5, 2.5)),
+    ("mish_mish", lambda ns, y, c, r: ns.mish(ns.mish(y))),
+    ("swish_divide_tanh", lambda ns, y, c, r: ns.tanh(ns.clamp(ns.silu(y) / 2.0, -1.0, 1.0))),
+    ("row_and_column", lambda ns, y, c, r: ns.sigmoid(y * ns.row(r)) - ns.column(c) * ns.row(r)),
+    ("hardswish_elu", lambda ns, y, c, r: ns.elu(ns.hardswish(y), 0.7) + ns.hardsigmoid(y)),
+    ("softplus_beta", lambda ns, y, c, r: ns.softplus(y, 2.0, 5.0) + ns.leaky_relu(y, 0.2)),
+    ("transcendental", lambda ns, y, c, r: ns.exp(-ns.abs(y)) + ns.log1p(y * y) + ns.sin(y) * ns.cos(y)
+     + ns.erf(y) + ns.sqrt(ns.abs(y) + 1.0) - ns.rsqrt(y * y + 1.0) + ns.expm1(ns.neg(ns.abs(y)))),
+    ("min_max_pow", lambda ns, y, c, r: ns.maximum(y, ns.column(c)) + ns.minimum(y, 0.5) + ns.pow(ns.abs(y), 1.5)
+     + ns.reciprocal(y * y + 2.0) + ns.log(ns.abs(y) + 0.5)),
+    ("hardtanh_relu", lambda ns, y, c, r: ns.hardtanh(ns.relu(y) - 0.5, -0.25, 0.75)),
+]
+# Steps and discontinuities: run on GEMMs whose result is exact (small integers), so that a value
+# on a step's edge is the same on every path.
+STEPS = [
+    ("floor_ceil_sign", lambda ns, y, c, r: ns.floor(y / 4.0) + ns.ceil(y / 3.0) * ns.sign(y)),
+    ("compare_where", lambda ns, y, c, r: ns.where(ns.gt(y, ns.column(c)), y, ns.neg(y))
+     + ns.where(ns.le(y, 0.0), 1.0, 2.0) * ns.where(ns.eq(y, 3.0), 5.0, 1.0)),
+    ("compare_values", lambda ns, y, c, r: ns.lt(y, 0.0) * 1.0 + ns.ge(y, 2.0) * 2.0 + ns.ne(y, 1.0) * 4.0),
+]
+
+
+def expected(fn, x, w, b, c, r):
+    z = F.linear(x.double(), w.double(), None if b is None else b.double())
+    return fn(T, z, c.double(), r.double()).double()
+
+
+def vectors(m, n, device, seed):
+    g = torch.Generator().manual_seed(seed)
+    return randn((n,), torch.float32, device, generator=g), randn((m,), torch.float32, device, generator=g)
+
+
+@pytest.mark.parametrize("name,fn", SMOOTH, ids=[c[0] for c in SMOOTH])
+@pytest.mark.parametrize("mnk", [(7, 5, 3), (300, 517, 1000), (129, 256, 72), (640, 384, 4096)], ids=str)
+def test_smooth_chains_match_float64(device, name, fn, mnk):
+    """Within 2x the error of the chain run by PyTorch in float32, at each precision and, on CUDA,
+    with the split's cross products fused and apart and with a kept weight."""
+    x, w, b = make(*mnk, torch.float32, device)
+    c, r = vectors(mnk[0], mnk[1], device, len(name))
+    want = expected(fn, x, w, b, c, r)
+    epilogue = lambda y: fn(E, y, c, r)  # noqa: E731
+    for mode in float32_modes(device):
+        with precision(*mode):
+            eager = fn(T, F.linear(x, w, b), c, r)
+            limit = max(2.0 * rel_err(eager, want), 2e-6 if mode[0] == "highest" else 2e-2)
+            for cross in ("fused", "apart") if device == "cuda" else ("auto",):
+                os.environ["KERNELWRIGHT_GEMM_CROSS"] = cross
+                try:
+                    poison(device)
+                    got = K.linear(x, w, b, epilogue=epilogue)
+                    assert got.shape == want.shape and got.dtype == torch.float32
+                    assert rel_err(got, want) <= limit, (mode, cross, rel_err(got, want), limit)
+                    cache = K.WeightCache()
+                    for _ in range(2):
+                        assert rel_err(K.linear(x, w, b, cache=cache, epilogue=epilogue), want) <= limit
+                finally:
+                    del os.environ["KERNELWRIGHT_GEMM_CROSS"]
+
+
+@pytest.mark.parametrize("name,fn", STEPS, ids=[c[0] for c in STEPS])
+def test_steps_on_exact_products(device, name, fn):
+    g = torch.Generator().manual_seed(3)
+    x = torch.randint(-3, 4, (260, 64), generator=g).float().to(device)
+    w = torch.randint(-3, 4, (132, 64), generator=g).float().to(device)
+    b = torch.randint(-3, 4, (132,), generator=g).float().to(device)
+    c = torch.randint(-9, 10, (132,), generator=g).float().to(device)
+    r = torch.ones(260, device=device)
+    want = expected(fn, x, w, b, c, r)
+    assert (want != want.flatten()[0]).any()  # the steps are taken both ways
+    for mode in float32_modes(device):
+        with precision(*mode):
+            torch.testing.assert_close(K.linear(x, w, b, epilogue=lambda y: fn(E, y, c, r)).double(), want)
+
+
+def test_batched_non_contiguous_and_empty(device):
+    x, w, b = make(96, 128, 256, torch.float32, device)
+    c, r = vectors(96, 128, device, 1)
+    fn = SMOOTH[5][1]
+    x3 = x.view(4, 24, 256)
+    got = K.linear(x3, w, b, epilogue=lambda y: fn(E, y, c, r))
+    assert got.shape == (4, 24, 128)
+    assert rel_err(got.view(96, 128), expected(fn, x, w, b, c, r)) < 1e-5
+    wide = randn((96, 512), torch.float32, device)[:, ::2]
+    assert rel_err(K.linear(wide, w, b, epilogue=lambda y: fn(E, y, c[:], r)), expected(fn, wide, w, b, c, r)) < 1e-5
+    strided_c = randn((256,), torch.float32, device)[::2]
+    got = K.linear(x, w, None, epilogue=lambda y: fn(E, y, strided_c, r))
+    assert rel_err(got, expected(fn, x, w, None, strided_c, r)) < 1e-5
+    x0, w0, b0 = make(0, 16, 32, torch.float32, device)
+    assert K.linear(x0, w0, b0, epilogue=lambda y: E.relu(y) + E.row(torch.ones(0, device=device))).shape == (0, 16)
+    xk, wk, bk = make(5, 16, 0, torch.float32, device)
+    torch.testing.assert_close(K.linear(xk, wk, bk, epilogue=lambda y: E.sigmoid(y) * 2.0),
+                               (torch.sigmoid(bk) * 2).expand(5, 16))
+
+
+def test_constant_and_identity_programs(device):
+    x, w, b = make(9, 12, 8, torch.float32, device)
+    torch.testing.assert_close(K.linear(x, w, b, epilogue=lambda y: y), F.linear(x, w, b), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(K.linear(x, w, b, epilogue=E.result() * 0.0 + 1.5), torch.full((9, 12), 1.5,
+                                                                                               device=device))
+
+
+@pytest.mark.parametrize("name,fn", [SMOOTH[0], SMOOTH[5], SMOOTH[7]], ids=["gelu", "row_and_column", "softplus"])
+def test_gradcheck(device, name, fn):
+    x, w, b = make(6, 5, 4, torch.float64, device)
+    c, r = (t.double() for t in vectors(6, 5, device, 7))
+    leaves = [t.clone().requires_grad_() for t in (x, w, b, c, r)]
+    torch.autograd.gradcheck(lambda x, w, b, c, r: K.linear(x, w, b, epilogue=lambda y: fn(E, y, c, r)), leaves)
+
+
+def test_opcheck_and_compile(device):
+    x, w, b = make(64, 32, 48, torch.float32, device)
+    c, r = vectors(64, 32, device, 5)
+    p = E.compile(SMOOTH[5][1](E, E.result(), c, r))
+    torch.library.opcheck(torch.ops.kernelwright.linear_program.default,
+                          (x, w, b, p.code, p.consts, p.columns, p.rows, None, None))
+    compiled = torch.compile(lambda x: K.linear(x, w, b, epilogue=lambda y: E.gelu(y * E.column(c))), fullgraph=True)
+    torch.testing.assert_close(compiled(x), F.gelu(F.linear(x, w, b) * c), rtol=1e-4, atol=1e-5)
+
+
+def test_compile_allocates_registers():
+    y = E.result()
+    p = E.compile(E.relu(y))
+    assert p.code == [E.OPS.index("relu"), 0, 0, 0, 0]  # y's register is reused
+    wide = (y + 1.0) * (y + 2.0) * ((y + 3.0) * (y + 4.0))  # four values live at once at most
+    assert E.compile(wide).steps == 7
+    chain = (y + 1.0) * ((y + 2.0) * ((y + 3.0) * ((y + 4.0) * (y + 5.0))))
+    assert E.compile(chain).steps == 9  # its operands in the order that keeps few values live
+
+    def balanced(depth, start):  # a tree of 2^depth sums whose products need depth + 1 values live
+        if depth == 0:
+            return E.exp(y + float(start))
+        return balanced(depth - 1, start) * balanced(depth - 1, start + 2 ** (depth - 1))
+    assert E.compile(balanced(3, 0)).steps == 8 + 8 + 7
+    with pytest.raises(E.EpilogueError, match="live"):
+        E.compile(balanced(4, 0))
+    with pytest.raises(E.EpilogueError, match="column"):
+        E.compile(y + E.column(torch.ones(2)) + E.column(torch.ones(2)) + E.column(torch.ones(2)))
+    with pytest.raises(E.EpilogueError, match="constants"):
+        E.compile(sum((y * float(i) for i in range(30)), E.result()))
+    with pytest.raises(E.EpilogueError, match="steps"):
+        long = y
+        for i in range(40):
+            long = E.relu(long)
+        E.compile(long)
+    with pytest.raises(TypeError, match="column"):
+        y + torch.ones(3)
+
+
+def test_opcodes_match_the_kernels():
+    """The op codes are the positions in kw::EpilogueOp: the Python table and the C++ enum agree."""
+    header = open(os.path.join(os.path.dirname(__file__), "..", "csrc", "include", "kw", "gemm.h")).read()
+    body = header[header.index("enum class EpilogueOp"):header.index("kCount")]
+    names = re.findall(r"\bk([A-Z][A-Za-z0-9]*)\b", body)
+    snake = [re.sub(r"(?<!^)(?=[A-Z])", "_", n).lower().replace("gelu_tanh", "gelu_tanh") for n in names]
+    renamed = {"recip": "reciprocal", "maximum": "maximum", "clamp_min": "clamp_min"}
+    assert [renamed.get(s, s) for s in snake] == list(E.OPS)
+
+
+def test_bad_input_is_a_clear_error(device):
+    x, w, b = make(4, 8, 16, torch.float32, device)
+    c, r = vectors(4, 8, device, 2)
+    op = torch.ops.kernelwright.linear_program.default
+    cases = [
+        (lambda: op(x, w, b, [0, 0, 0, 0], [], [], [], None, None), ValueError, "code"),
+        (lambda: op(x, w, b, [99, 0, 0, 0, 0], [], [], [], None, None), ValueError, "code"),
+        (lambda: op(x, w, b, [0, 7, 0, 0, 0], [], [], [], None, None), ValueError, "code"),
+        (lambda: op(x, w, b, [0, 0, 8, 0, 0], [], [], [], None, None), ValueError, "code"),  # a constant not given
+        (lambda: K.linear(x, w, b, epilogue=lambda y: y + E.column(c[:7])), ValueError, r"columns\[0\]"),
+        (lambda: K.linear(x, w, b, epilogue=lambda y: y + E.row(r.long())), TypeError, r"rows\[0\]"),
+        (lambda: K.linear(x, w, b, "relu", epilogue=lambda y: y), ValueError, "not both"),
+        (lambda: K.linear(x[:, :15], w, b, epilogue=lambda y: y), ValueError, "in_features"),
+        (lambda: K.linear(x, w, b, epilogue=lambda y: E.gelu(y, approximate="fast")), ValueError, "approximate"),
+    ]
+    if device == "cuda":
+        cases.append((lambda: K.linear(x, w, b, epilogue=lambda y: y * E.column(c.cpu())), ValueError, "device"))
+    for call, exc, word in cases:
+        with pytest.raises(exc, match=word):
+            call()
+    got = K.linear(x, w, b, epilogue=lambda y: E.relu(y) * E.column(c))  # the next call works
+    torch.testing.assert_close(got, torch.relu(F.linear(x, w, b)) * c, rtol=1e-5, atol=1e-5)
