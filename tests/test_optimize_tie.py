@@ -25,8 +25,10 @@ def test_kernel_against_aten(kernel_ms, aten_ms, kept, note):
 
 
 def _best(generated_ms, chosen):
-    timings = {0: SimpleNamespace(chosen=object() if chosen else None), 1: SimpleNamespace(chosen=None)}
-    return SimpleNamespace(end_to_end=(None, generated_ms), timings=timings)
+    """chosen: True (a generated kernel), "epilogue" (a group in a GEMM's epilogue), False (none)."""
+    timings = {0: SimpleNamespace(chosen=object() if chosen is True else None), 1: SimpleNamespace(chosen=None)}
+    fusions = {1: object()} if chosen == "epilogue" else {}
+    return SimpleNamespace(end_to_end=(None, generated_ms), timings=timings, fusions=fusions)
 
 
 @pytest.mark.parametrize(
@@ -34,6 +36,7 @@ def _best(generated_ms, chosen):
     [
         (0.9, True, True),
         (1.015, True, True),  # a tie, with a generated kernel in it
+        (1.015, "epilogue", True),  # a tie, with a generated GEMM epilogue in it
         (1.03, True, False),
         (0.9, False, True),
         (1.0, False, False),  # ATen calls alone must be faster than Model's forward

@@ -34,7 +34,12 @@ def _ops():
     return K
 
 
-def _held_weight(node, params):
+def weight_cache():
+    """A fresh ``kernelwright.ops.WeightCache``."""
+    return _ops().WeightCache()
+
+
+def held_weight(node, params):
     """Whether ``node`` is a parameter or buffer (a placeholder named in ``params``), directly or
     through 2-D transposes: a value that stays the same from call to call unless written."""
     while node.op == "call_function" and opset.op_name(node.target) in ("t", "permute", "transpose"):
@@ -89,7 +94,7 @@ def alternatives(node, params=frozenset()):
         a, b = node.args[:2]
         options = [Alternative("kernelwright.ops.matmul", lambda n: "_K.matmul(%s, %s)" % (n(a), n(b)),
                                lambda a, b: _ops().matmul(a, b))]
-        if _held_weight(b, params) and val.dtype == torch.float32:
+        if held_weight(b, params) and val.dtype == torch.float32:
             options.append(_cached_linear(node, has_bias=False))
         return options
     bias, a, b = node.args[:3]
@@ -97,6 +102,6 @@ def alternatives(node, params=frozenset()):
         return []
     options = [Alternative("kernelwright.ops.linear", lambda n: "_K.linear(%s, %s.t(), %s)" % (n(a), n(b), n(bias)),
                            lambda bias, a, b: _ops().linear(a, b.t(), bias))]
-    if _held_weight(b, params) and val.dtype == torch.float32:
+    if held_weight(b, params) and val.dtype == torch.float32:
         options.append(_cached_linear(node, has_bias=True))
     return options

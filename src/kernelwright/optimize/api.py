@@ -14,7 +14,7 @@ from typing import Optional
 import torch
 
 from . import capture as capturing
-from . import emit, emit_standalone, layout, tune
+from . import emit, emit_standalone, epilogues, layout, tune
 from . import plan as planning
 
 
@@ -33,6 +33,7 @@ class Optimized:
     _module: object = field(default=None, repr=False)
     model_class: Optional[type] = None  # set where optimize() was not given the problem's source
     standalone_source: str = ""  # the same module needing only torch (emit_standalone)
+    fusions: dict = field(default_factory=dict)  # group id -> tune.FusionTiming, for groups in a GEMM's epilogue
 
     def write(self, path, standalone=False):
         """Write the module; it defines ModelNew (and Model, get_inputs, get_init_inputs).
@@ -130,7 +131,7 @@ def _forward_kept(best, eager_ms):
     """Whether the generated forward stands in for Model's: faster, or a tie (tune.TIE) where it
     runs a generated kernel; a forward of ATen calls alone must be faster."""
     generated_ms = best.end_to_end[1]
-    if any(t.chosen is not None for t in best.timings.values()):
+    if best.fusions or any(t.chosen is not None for t in best.timings.values()):
         return tune.kernel_kept(generated_ms, eager_ms)
     return generated_ms < eager_ms
 
@@ -173,21 +174,28 @@ def _layout(model, inputs, converted, problem_source, problem_name, device, meas
     seconds["capture"] = time.perf_counter() - t
     t = time.perf_counter()
     plan = planning.plan(captured)
+    fusions, why_not = epilogues.candidates(plan)
+    plan.decisions += why_not
     seconds["plan"] = time.perf_counter() - t
     twins = _twins(plan, problem_source, problem_name, model_class)
-    timings, calls, gbps, choices = {}, {}, None, {}
+    timings, calls, fused, gbps, choices = {}, {}, {}, None, {}
     if measuring:
         t = time.perf_counter()
-        timings, calls = tune.measure(plan, model, inputs, twins, device)
+        timings, calls, fused = tune.measure(plan, model, inputs, twins, device, fusions=fusions)
         gbps = tune.copy_bandwidth(device) / 1e9
         choices = {gid: timing.chosen for gid, timing in timings.items()}
         choices.update({name: c.chosen for name, c in calls.items() if c.chosen})
         seconds["measure"] = time.perf_counter() - t
+    in_epilogue = {gid: fusions[gid] for gid, f in fused.items() if f.kept}
+    for gid, f in fused.items():
+        plan.decisions.append("%s: %s %s's epilogue (%s)" % (
+            plan.specs[gid].name, "in" if f.kept else "not in", fusions[gid].gemm.name, f.note))
     design = emit.design_lines(plan)
-    source = emit.module_source(plan, problem_source, problem_name, choices, design)
+    source = emit.module_source(plan, problem_source, problem_name, choices, design, epilogues=in_epilogue)
     optimized = Optimized(source, plan, timings, calls, gbps, str(device), seconds=seconds, model_class=model_class,
                           standalone_source=emit_standalone.module_source(plan, problem_source, problem_name,
-                                                                          choices, design))
+                                                                          choices, design),
+                          fusions={gid: fused[gid] for gid in in_epilogue})
     if measuring:
         user_model = user_model if user_model is not None else model
         original = [x.contiguous() if isinstance(x, torch.Tensor) and i in converted else x for i, x in enumerate(inputs)]

@@ -53,20 +53,29 @@ class Binding:
 NVRTC = Binding()
 
 
-def module_source(plan, problem_source, problem_name, choices, design_lines, binding=NVRTC):
+def module_source(plan, problem_source, problem_name, choices, design_lines, binding=NVRTC, epilogues=None):
     """The text of the emitted module. ``choices``: group id -> chosen Launch, or None to run
     the group's ATen twin (the kernel lost to it when measured); ATen node name -> the label of
-    the stand-in (``anchors``) that replaces the call. ``binding``: how kernels are bound."""
+    the stand-in (``anchors``) that replaces the call. ``binding``: how kernels are bound.
+    ``epilogues``: group id -> ``epilogues.Fusion``, groups that run in their GEMM's epilogue."""
+    epilogues = epilogues or {}
+    choices = {**choices, **{g.id: None for g in plan.groups if g.id in epilogues}}
     cap = plan.captured
     gm = cap.graph_module
     used = [g for g in plan.groups if choices.get(g.id, plan.specs[g.id].variants[0]) is not None]
     title = "ModelNew for %s: %d generated kernel%s" % (problem_name, len(used), "" if len(used) == 1 else "s")
-    summary = "%d of its %d graph ops run in generated kernels." % (
-        sum(len(g.nodes) for g in used), sum(1 for n in gm.graph.nodes if n.op == "call_function"))
+    if epilogues:
+        title += ", %d GEMM epilogue%s" % (len(epilogues), "" if len(epilogues) == 1 else "s")
+    summary = "%d of its %d graph ops run in generated kernels or epilogues." % (
+        sum(len(g.nodes) for g in used) + sum(len(f.group.nodes) for f in epilogues.values()),
+        sum(1 for n in gm.graph.nodes if n.op == "call_function"))
     parts = [_HEADER.format(title=title, source=problem_name, summary=summary, binding=binding.doc,
                             design="\n".join(design_lines)).replace("\\", "\\\\")]
     parts.append("# ---- the problem's code, unchanged " + "-" * 58 + "\n" + problem_source.rstrip() + "\n")
-    parts.append("# ---- generated " + "-" * 78 + "\n" + binding.preamble(any(isinstance(v, str) for v in choices.values())))
+    parts.append("# ---- generated " + "-" * 78 + "\n" + binding.preamble(
+        any(isinstance(v, str) for v in choices.values()) or bool(epilogues)))
+    if epilogues:
+        parts[-1] += "from kernelwright.ops import epilogue as _E\n"
     for g in plan.groups:
         spec = plan.specs[g.id]
         launch = choices.get(g.id, spec.variants[0])
@@ -74,7 +83,7 @@ def module_source(plan, problem_source, problem_name, choices, design_lines, bin
         if launch is None:
             continue
         parts.append(_kernel_comment(g, spec, launch) + binding.kernel(spec, launch))
-    parts.append(_model_new(plan, choices))
+    parts.append(_model_new(plan, choices, epilogues))
     return "\n\n".join(parts) + "\n"
 
 
@@ -169,7 +178,7 @@ def _literal(value, name_of):
     return repr(value)
 
 
-def _model_new(plan, choices):
+def _model_new(plan, choices, epilogues):
     cap = plan.captured
     gm = cap.graph_module
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"
@@ -199,8 +208,15 @@ def _model_new(plan, choices):
     lines.append("            return super().forward(%s)" % sig["call"])
     first = placeholders[-1].name if placeholders else "None"
     lines.append("        _dev = %s.device" % first)
+    in_epilogue = {n for f in epilogues.values() for n in [f.gemm] + f.views}
     for unit in plan.units:
-        if isinstance(unit, Group):
+        if isinstance(unit, Group) and unit.id in epilogues:
+            fusion = epilogues[unit.id]
+            lines.append("        %s = %s  # %s and %s in one GEMM" % (
+                unit.outputs[0].name, fusion.code(lambda a: a.name), fusion.gemm.name, unit.name))
+        elif not isinstance(unit, Group) and unit in in_epilogue:
+            continue  # computed with its group, in that group's line
+        elif isinstance(unit, Group):
             spec = plan.specs[unit.id]
             fn = spec.name if choices.get(unit.id, spec.variants[0]) is not None else "_%s_aten" % spec.name
             outs = ", ".join(o.name for o in unit.outputs)

@@ -29,6 +29,14 @@ def group_rows(optimized):
                "failures": t.failures if t else [], "timed_once": t.timed_once if t else [],
                "refused": t.refused if t else [],
                "note": t.note if t else "not measured (no GPU)"}
+        fused = optimized.fusions.get(g.id)
+        if fused is not None:
+            # Runs in its GEMM's epilogue: its own kernel does not run, and the time it saves is
+            # the GEMM's and the group's apart against the two fused.
+            row.update(template="GEMM epilogue", epilogue_ms=fused.fused_ms, apart_ms=fused.apart_ms,
+                       note="in the GEMM's epilogue: " + fused.note)
+            rows.append(row)
+            continue
         ms = row["kernel_ms"] if row["kept"] else row["aten_ms"]
         if ms and optimized.copy_gbps:
             gbps = spec.bytes_moved / (ms * 1e-3) / 1e9

@@ -115,24 +115,73 @@ class CallTiming:
     note: str = ""
 
 
-def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3):
-    """({group id: GroupTiming}, {node name: CallTiming}): each group's kernel variants against
-    its ATen twin, and each ATen call's stand-ins against it, timed on the values the model
-    computes for ``inputs``."""
-    groups, calls = {}, {}
+@dataclass
+class FusionTiming:
+    fused_ms: Optional[float]  # None where the fused GEMM failed or differed
+    apart_ms: float  # the GEMM's best and the group's best, one after the other
+    error: Optional[float] = None  # against the GEMM and the group run by ATen
+    note: str = ""
+
+    @property
+    def kept(self):
+        return self.fused_ms is not None and self.fused_ms < self.apart_ms
+
+
+def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3, fusions=None):
+    """({group id: GroupTiming}, {node name: CallTiming}, {group id: FusionTiming}): each
+    group's kernel variants against its ATen twin, each ATen call's stand-ins against it, and
+    each group that can run in a GEMM's epilogue (``fusions``: group id -> epilogues.Fusion)
+    fused against both apart, timed on the values the model computes for ``inputs``."""
+    groups, calls, fused = {}, {}, {}
+    fusions = fusions or {}
+    gemm_args = {}  # the GEMMs of fusions: their operands, until their group runs
     call_tolerance = _CALL_TOLERANCE.get(torch.get_float32_matmul_precision(), 1e-5)
 
     def on_group(g, args):
         groups[g.id] = _measure_group(plan.specs[g.id], twins[g.id], args, device, budget_s, tolerance)
+        fusion = fusions.get(g.id)
+        if fusion is not None and fusion.gemm in gemm_args:
+            fused[g.id] = _measure_fusion(fusion, gemm_args.pop(fusion.gemm), plan.specs[g.id], twins[g.id], args,
+                                          groups[g.id], calls.get(fusion.gemm.name), device, budget_s, call_tolerance)
 
     def on_call(node, args, kwargs):
         options = anchors.alternatives(node, plan.captured.params)
         if options:
             calls[node.name] = _measure_call(node, options, args, kwargs, device, budget_s, call_tolerance)
+        if any(f.gemm is node for f in fusions.values()):
+            gemm_args[node] = args
 
     with torch.no_grad():
         interpret.run(plan, model, inputs, twins, on_group, on_call)
-    return groups, calls
+    return groups, calls, fused
+
+
+def _measure_fusion(fusion, gemm_args, spec, twin, args, group, call, device, budget_s, tolerance):
+    """The GEMM with the group in its epilogue against the GEMM's and the group's best apart."""
+    values = dict(zip(fusion.gemm.args, gemm_args))
+    by_name = {n.name: n for n in fusion.group.inputs}
+    values.update((by_name[t.name], v) for t, v in zip(spec.inputs, args))
+    gemm_ms = min([call.aten_ms] + list(call.options.values())) if call is not None else 0.0
+    group_ms = group.kernel_ms if group.chosen is not None else group.aten_ms
+    timing = FusionTiming(None, gemm_ms + group_ms)
+    if call is None:
+        timing.note = "the GEMM was not timed"
+        return timing
+    cache = anchors.weight_cache() if fusion.held_weight else None
+    run = lambda: fusion.call(values, cache)  # noqa: E731
+    try:
+        got = run()
+    except (RuntimeError, ValueError, TypeError) as error:
+        timing.note = "the fused GEMM failed: %s" % str(error).splitlines()[0][:160]
+        return timing
+    timing.error = _rel_error(got, twin(*args)[0])
+    del got
+    if not timing.error <= tolerance:
+        timing.note = "the fused GEMM differs from ATen by %.3g" % timing.error
+        return timing
+    timing.fused_ms = _time(lambda: run(), (), device, budget_s)
+    timing.note = "%.4f ms fused against %.4f ms apart" % (timing.fused_ms, timing.apart_ms)
+    return timing
 
 
 def _measure_call(node, options, args, kwargs, device, budget_s, tolerance):

@@ -1,0 +1,102 @@
+"""The optimizer's GEMM epilogues on the CPU: which groups go into their GEMM's epilogue (and why
+not), the fused call against the group it replaces, and the emitted forward with it."""
+
+import copy
+import os
+
+import pytest
+import torch
+
+from kernelwright.optimize import api, emit, epilogues, interpret, runtime
+from optimize_util import MODELS, as_list, assert_matches, build, model_id, planned
+
+# Corpus models whose plan has a pointwise group that can run in a GEMM's epilogue: a Linear
+# with a bias, an mm, a Linear on a 3-D input (through ATen's views), per-column parameters, a
+# scalar parameter, a per-row value computed earlier, residuals of the pre-activation.
+FUSIBLE = [m for m in MODELS if model_id(m)[:3] in (
+    "039", "041", "086", "180", "198", "205", "218", "234", "235", "236", "237", "238", "239", "240", "241")]
+
+
+def _fusions(path):
+    plan, error = planned(path)
+    assert error is None, error
+    return plan, epilogues.candidates(plan)
+
+
+def test_the_corpus_has_groups_for_the_epilogue():
+    found = sum(len(_fusions(m)[1][0]) for m in FUSIBLE)
+    assert found >= 7, found
+
+
+@pytest.mark.parametrize("path", FUSIBLE, ids=model_id)
+def test_the_fused_gemm_computes_what_the_gemm_and_its_group_do(path):
+    """Each candidate: the GEMM with the group's expression in its epilogue (on the CPU, the
+    program run by ATen ops on the GEMM's result) against the group's own kernel rendering on
+    the GEMM's result, on the values the model computes."""
+    plan, (fusions, _) = _fusions(path)
+    _, model, inputs = build(path)
+    kernels = {g.id: interpret.torch_kernel(plan.specs[g.id]) for g in plan.groups}
+    gemm_args, checked = {}, []
+
+    def on_call(node, args, kwargs):
+        if any(f.gemm is node for f in fusions.values()):
+            gemm_args[node] = args
+
+    def on_group(g, args):
+        fusion = fusions.get(g.id)
+        if fusion is None:
+            return
+        spec = plan.specs[g.id]
+        values = dict(zip(fusion.gemm.args, gemm_args[fusion.gemm]))
+        by_name = {n.name: n for n in g.inputs}
+        values.update((by_name[t.name], v) for t, v in zip(spec.inputs, args))
+        assert_matches(fusion.call(values), kernels[g.id](*args)[0], "%s %s" % (model_id(path), g.name))
+        checked.append(g.id)
+
+    with torch.no_grad():
+        interpret.run(plan, model, inputs, kernels, on_group, on_call)
+    assert sorted(checked) == sorted(fusions)
+
+
+@pytest.mark.parametrize("path", [m for m in FUSIBLE if _fusions(m)[1][0]], ids=model_id)
+def test_the_emitted_forward_runs_its_groups_in_the_gemms(path, monkeypatch):
+    """The module emitted with every candidate kept: the GEMM's line and its views are gone, the
+    group's output comes from kernelwright.ops.linear with the epilogue, and the forward (on the
+    CPU, through ATen) computes what Model does."""
+    monkeypatch.setattr(runtime, "CPU_PATH", True)
+    plan, (fusions, _) = _fusions(path)
+    module, model, inputs = build(path)
+    source = emit.module_source(plan, open(path).read(), os.path.basename(path), {}, [], epilogues=fusions)
+    assert source.count("epilogue=lambda y:") == len(fusions)
+    for f in fusions.values():
+        assert "        %s = " % f.gemm.name not in source
+    new = api._import_source(source).ModelNew(*module.get_init_inputs())
+    new.load_state_dict(model.state_dict())
+    reference = copy.deepcopy(model)
+    with torch.no_grad():
+        assert_matches(as_list(new(*inputs)), as_list(reference(*inputs)), model_id(path))
+
+
+def test_a_full_size_operand_keeps_the_group_apart_and_says_so():
+    path = next(m for m in MODELS if model_id(m).startswith("172"))
+    plan, (fusions, decisions) = _fusions(path)
+    assert not fusions
+    assert any("full-size operand" in d for d in decisions), decisions
+
+
+@pytest.mark.parametrize("shape,kind", [((), "scalar"), ((1,), "scalar"), ((1, 1, 1), "scalar"), ((8,), "column"),
+                                         ((1, 1, 8), "column"), ((2, 3, 1), "row"), ((2, 3, 8), "full"),
+                                         ((3, 8), None), ((2, 1, 8), None), ((4, 2, 3, 8), None)])
+def test_operands_are_read_by_column_row_or_not_at_all(shape, kind):
+    """Against an output [2, 3, 8] (rows: 6): a value per column, per row, one value, or none of
+    those (a per-batch value, a broadcast the GEMM's rows cannot take)."""
+    assert epilogues._kind(shape, (2, 3, 8)) == kind
+
+
+def test_a_reduction_after_the_gemm_stays_its_own_kernel_and_says_so():
+    """The epilogue takes pointwise chains: a softmax over the GEMM's rows is a rows kernel."""
+    path = next(m for m in MODELS if model_id(m).startswith("233"))
+    plan, (fusions, decisions) = _fusions(path)
+    rows = [g for g in plan.groups if plan.specs[g.id].template != "pointwise"]
+    assert rows and not any(g.id in fusions for g in rows)
+    assert any("pointwise chains" in d for d in decisions), decisions
