@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build (timed), CUDA tests, benchmarks. Logs go to $OUT (default
 # ./out); the last lines printed are a short summary table.
-#   scripts/gpu_check.sh [build] [test] [bench] [rows] [gemm] [kernels] [smoke] [run] [suite] [optimize]
+#   scripts/gpu_check.sh [build] [test] [bench] [rows] [gemm] [epilogue] [kernels] [smoke] [run] [suite] [optimize]
 #   (default: build test bench)
 # On a host of several GPUs the optimize stage spreads its folders over them, and the tests of the
 # same call run beside it as TEST_SHARDS shards (default 1) on the first GPUs.
@@ -85,6 +85,14 @@ if [[ " $stages " == *" rows "* ]]; then
   python benchmarks/bench_rows.py --out benchmarks/results 2>&1 | tee "$OUT/rows.log"
   summary+=("rows bench: rc=${PIPESTATUS[0]}")
   cp benchmarks/results/rows_*.json benchmarks/results/rows_*.md "$OUT/" 2>/dev/null
+fi
+
+if [[ " $stages " == *" epilogue "* ]]; then
+  # EPILOGUE_SHAPES: MxKxN list (default: the benchmark's own).
+  python benchmarks/bench_gemm_epilogue.py --out benchmarks/results ${EPILOGUE_SHAPES:+--shapes "$EPILOGUE_SHAPES"} \
+    2>&1 | tee "$OUT/epilogue.log"
+  summary+=("gemm epilogue: rc=${PIPESTATUS[0]}")
+  cp benchmarks/results/gemm_epilogue_*.json benchmarks/results/gemm_epilogue_*.md "$OUT/" 2>/dev/null
 fi
 
 if [[ " $stages " == *" gemm "* ]]; then

@@ -1,0 +1,134 @@
+"""A pointwise chain in the GEMM's epilogue against the same chain after it.
+
+For each shape and chain, on the same float32 operands (a Linear's weight kept converted between
+calls, as the optimizer emits it):
+
+  gemm            kernelwright.ops.linear alone (bias added): the epilogue's floor
+  apart           that GEMM, then the chain as PyTorch runs it (one kernel per op)
+  apart_compiled  that GEMM, then the chain compiled by torch.compile (one fused kernel)
+  fused           kernelwright.ops.linear(..., epilogue=chain): the chain in the GEMM's epilogue
+  eager           the whole model as PyTorch runs it (cuBLAS, then the chain)
+  compiled        the whole model through torch.compile
+
+Chains run from one step to the longest the optimizer emits for KernelBench level 2 (a swish,
+divide, clamp, tanh, clamp of problem 81). Times are medians of CUDA-event timings with the L2
+flushed; each row's ratios are against times measured in the same run. Error is the relative
+Frobenius norm against the float64 model.
+
+    python benchmarks/bench_gemm_epilogue.py --out benchmarks/results
+    python benchmarks/bench_gemm_epilogue.py --shapes 1024x8192x8192 --precision high
+"""
+
+import argparse
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import environment, result_paths, write_json  # noqa: E402
+
+import kernelwright.ops as K  # noqa: E402
+from kernelwright.ops import epilogue as E  # noqa: E402
+from kernelwright.timing import time_fn  # noqa: E402
+
+# name -> chain(ns, y, scale), written once for kernelwright's epilogue (ns = E) and PyTorch
+# (ns = the torch namespace below); scale is a per-column vector.
+CHAINS = {
+    "relu": lambda ns, y, s: ns.relu(y),
+    "scale_residual_clamp": lambda ns, y, s: ns.clamp(y * 0.5 + y, -1.0, 1.0),
+    "column_gelu": lambda ns, y, s: ns.gelu(y * ns.column(s)),
+    "swish_divide_clamp_tanh_clamp": lambda ns, y, s: ns.clamp(ns.tanh(ns.clamp(y * ns.sigmoid(y) / 2.0, -1.0, 1.0)),
+                                                              -1.0, 1.0),
+    "mish_mish": lambda ns, y, s: ns.mish(ns.mish(y)),
+}
+
+TORCH = type("TorchChain", (), {
+    "relu": staticmethod(torch.relu), "gelu": staticmethod(F.gelu), "sigmoid": staticmethod(torch.sigmoid),
+    "tanh": staticmethod(torch.tanh), "clamp": staticmethod(torch.clamp), "mish": staticmethod(F.mish),
+    "column": staticmethod(lambda t: t)})
+
+
+def rel_err(got, want):
+    return ((got.double() - want).norm() / want.norm()).item()
+
+
+def run(shape, chain_name, budget):
+    m, k, n = shape
+    g = torch.Generator(device="cuda").manual_seed(0)
+    x = torch.randn(m, k, device="cuda", generator=g)
+    w = torch.randn(n, k, device="cuda", generator=g) / k ** 0.5
+    b = torch.randn(n, device="cuda", generator=g)
+    s = torch.randn(n, device="cuda", generator=g)
+    chain = CHAINS[chain_name]
+    cache = K.WeightCache()
+    torch_chain = torch.compile(lambda y: chain(TORCH, y, s))
+    model = lambda: chain(TORCH, F.linear(x, w, b), s)  # noqa: E731
+    compiled_model = torch.compile(model)
+    fns = {
+        "gemm": lambda: K.linear(x, w, b, cache=cache),
+        "apart": lambda: chain(TORCH, K.linear(x, w, b, cache=cache), s),
+        "apart_compiled": lambda: torch_chain(K.linear(x, w, b, cache=cache)),
+        "fused": lambda: K.linear(x, w, b, cache=cache, epilogue=lambda y: chain(E, y, s)),
+        "eager": model,
+        "compiled": compiled_model,
+    }
+    want = chain(TORCH, F.linear(x.double(), w.double(), b.double()), s.double())
+    row = {"shape": "%dx%dx%d" % shape, "chain": chain_name, "steps": E.compile(chain(E, E.result(), s)).steps,
+           "ms": {}, "error": {}}
+    for label, fn in fns.items():
+        with torch.no_grad():
+            row["error"][label] = rel_err(fn(), want)
+            row["ms"][label] = time_fn(fn, device="cuda", budget_s=budget).median_ms
+    del want
+    return row
+
+
+def markdown(env, rows):
+    lines = ["# GEMM epilogue: a chain fused into kernelwright's GEMM against it after the GEMM", "",
+             "%s; torch %s; CUDA %s; %s; float32 matmul precision '%s'." % (
+                 env["device"], env["torch"], env["cuda"], env["date"], env["float32_matmul_precision"]), "",
+             "| shape (m x k x n) | chain | steps | gemm ms | fused ms | fused / gemm | apart / fused | "
+             "apart compiled / fused | eager / fused | compiled / fused | error fused | error eager |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        ms, fused = r["ms"], r["ms"]["fused"]
+        lines.append("| %s | %s | %d | %.4f | %.4f | %.3f | %.3fx | %.3fx | %.3fx | %.3fx | %.2e | %.2e |" % (
+            r["shape"], r["chain"], r["steps"], ms["gemm"], fused, fused / ms["gemm"], ms["apart"] / fused,
+            ms["apart_compiled"] / fused, ms["eager"] / fused, ms["compiled"] / fused, r["error"]["fused"],
+            r["error"]["eager"]))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--shapes", default="1024x8192x8192,128x8192x8192,512x4096x4096",
+                   help="m x k x n, comma-separated (KernelBench level 2's Linear is 1024 x 8192 x 8192)")
+    p.add_argument("--chains", default=",".join(CHAINS))
+    p.add_argument("--precision", default="highest", choices=("highest", "high"))
+    p.add_argument("--budget", type=float, default=1.0, help="seconds of timing per measurement")
+    p.add_argument("--out", default=None, help="folder for the JSON and Markdown results")
+    args = p.parse_args()
+    torch.set_float32_matmul_precision(args.precision)
+    env = environment()
+    rows = []
+    for spec in args.shapes.split(","):
+        shape = tuple(int(v) for v in spec.split("x"))
+        for chain in args.chains.split(","):
+            rows.append(run(shape, chain, args.budget))
+            r = rows[-1]
+            print("%-16s %-30s fused %.4f ms, gemm %.4f, apart %.4f, compiled %.4f" % (
+                r["shape"], chain, r["ms"]["fused"], r["ms"]["gemm"], r["ms"]["apart"], r["ms"]["compiled"]),
+                flush=True)
+    text = markdown(env, rows)
+    print(text)
+    if args.out:
+        json_path, md_path, _ = result_paths(args.out, "gemm_epilogue", env)
+        write_json(json_path, {"environment": env, "rows": rows})
+        with open(md_path, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
