@@ -7,7 +7,8 @@ import os
 import pytest
 import torch
 
-from kernelwright.optimize import api, emit, epilogues, interpret, runtime
+from kernelwright.optimize import api, capture, emit, epilogues, interpret, runtime
+from kernelwright.optimize import plan as planning
 from optimize_util import MODELS, as_list, assert_matches, build, model_id, planned
 
 # Corpus models whose plan has a pointwise group that can run in a GEMM's epilogue: a Linear
@@ -29,12 +30,19 @@ def test_the_corpus_has_groups_for_the_epilogue():
 
 
 @pytest.mark.parametrize("path", FUSIBLE, ids=model_id)
-def test_the_fused_gemm_computes_what_the_gemm_and_its_group_do(path):
-    """Each candidate: the GEMM with the group's expression in its epilogue (on the CPU, the
-    program run by ATen ops on the GEMM's result) against the group's own kernel rendering on
-    the GEMM's result, on the values the model computes."""
-    plan, (fusions, _) = _fusions(path)
-    _, model, inputs = build(path)
+def test_the_fused_gemm_computes_what_the_gemm_and_its_group_do(path, device, monkeypatch):
+    """Each candidate: the GEMM with the group's expression in its epilogue (on CUDA in the
+    Hopper GEMM's epilogue at 'highest', on the CPU the program run by ATen ops on the GEMM's
+    result) against the group's own kernel rendering on the GEMM's result, on the values the
+    model computes. On CUDA the fp16 split is forced: these products are small enough that
+    'highest' would otherwise leave them to cuBLAS and run the program with ATen."""
+    monkeypatch.setenv("KERNELWRIGHT_GEMM_SPLIT", "fp16")
+    _, model, inputs = build(path, device=device)
+    if device == "cpu":
+        plan, (fusions, _) = _fusions(path)
+    else:
+        plan = planning.plan(capture.capture(model, inputs))
+        fusions, _ = epilogues.candidates(plan)
     kernels = {g.id: interpret.torch_kernel(plan.specs[g.id]) for g in plan.groups}
     gemm_args, checked = {}, []
 
