@@ -106,6 +106,25 @@ def test_steps_on_exact_products(device, name, fn):
             torch.testing.assert_close(K.linear(x, w, b, epilogue=lambda y: fn(E, y, c, r)).double(), want)
 
 
+def test_nan_and_infinity_propagate_as_in_torch(device):
+    """A NaN row and an infinite row of x: every op keeps NaN where torch does (relu, maximum,
+    minimum, clamps), sign gives torch's 0 for NaN, and sigmoid and tanh saturate at infinities."""
+    x, w, b = make(6, 40, 16, torch.float32, device)
+    x[1] = float("nan")
+    x[3] = float("inf")
+    w = w.abs()  # row 3's products all +inf, no inf - inf
+    chain = lambda ns, y: (ns.relu(y) + ns.maximum(y, 0.5) + ns.minimum(y, -0.5) + ns.clamp(y, -1.0, 1.0)  # noqa: E731
+                           + ns.sign(y) + ns.sigmoid(-y) + ns.tanh(y))
+    want = chain(T, F.linear(x.double(), w.double(), b.double()))
+    with precision("highest"):
+        got = K.linear(x, w, b, epilogue=lambda y: chain(E, y))
+    torch.testing.assert_close(got.double(), want, equal_nan=True, rtol=1e-5, atol=1e-5)
+    assert got[1].isnan().all() and got[3].isinf().all()
+    signs, z = K.linear(x, w, b, epilogue=lambda y: E.sign(y)), F.linear(x, w, b)
+    clear = z.abs() > 1e-3  # away from 0, where the two GEMMs' roundings cannot disagree on the sign
+    assert torch.equal(signs[clear], torch.sign(z)[clear]) and (signs[1] == 0).all()
+
+
 def test_batched_non_contiguous_and_empty(device):
     x, w, b = make(96, 128, 256, torch.float32, device)
     c, r = vectors(96, 128, device, 1)

@@ -224,8 +224,8 @@ def _apply(name, node, args):
     if name in ("add", "sub"):
         b = args[1] if kw.get("alpha", 1) == 1 else E.mul(args[1], kw["alpha"])
         return E.add(args[0], b) if name == "add" else E.sub(args[0], b)
-    if name == "rsub":
-        return E.sub(args[1], args[0])
+    if name == "rsub":  # other - alpha * x
+        return E.sub(args[1], args[0] if kw.get("alpha", 1) == 1 else E.mul(args[0], kw["alpha"]))
     if name == "div":
         if kw.get("rounding_mode") is not None:
             raise KeyError("rounding_mode")
