@@ -69,13 +69,15 @@ def test_the_fused_gemm_computes_what_the_gemm_and_its_group_do(path, device, mo
 @pytest.mark.parametrize("path", [m for m in FUSIBLE if _fusions(m)[1][0]], ids=model_id)
 def test_the_emitted_forward_runs_its_groups_in_the_gemms(path, monkeypatch):
     """The module emitted with every candidate kept: the GEMM's line and its views are gone, the
-    group's output comes from kernelwright.ops.linear with the epilogue, and the forward (on the
-    CPU, through ATen) computes what Model does."""
+    group's output comes from kernelwright.ops.linear with the epilogue (its program compiled
+    once when the module is imported), and the forward (on the CPU, through ATen) computes what
+    Model does."""
     monkeypatch.setattr(runtime, "CPU_PATH", True)
     plan, (fusions, _) = _fusions(path)
     module, model, inputs = build(path)
     source = emit.module_source(plan, open(path).read(), os.path.basename(path), {}, [], epilogues=fusions)
-    assert source.count("epilogue=lambda y:") == len(fusions)
+    assert source.count("= _E.compile(lambda y:") == len(fusions)  # compiled once, at import
+    assert source.count("_epilogue.bind(") == len(fusions)
     for f in fusions.values():
         assert "        %s = " % f.gemm.name not in source
     new = api._import_source(source).ModelNew(*module.get_init_inputs())

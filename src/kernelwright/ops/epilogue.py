@@ -128,12 +128,14 @@ def result():
 
 
 def column(t):
-    """A value per output column (shape [out_features]), read by each row."""
+    """A value per output column (shape [out_features]), read by each row; an int: a placeholder
+    for the tensor given to :meth:`Program.bind`."""
     return Expr("column", (), t)
 
 
 def row(t):
-    """A value per output row (shape [rows], the rows of x), read across the row."""
+    """A value per output row (shape [rows], the rows of x), read across the row; an int: a
+    placeholder, as for :func:`column`."""
     return Expr("row", (), t)
 
 
@@ -307,7 +309,11 @@ def _postorder(root):
 
 class Program:
     """An expression compiled for the epilogue: ``code`` (five ints a step: op, destination
-    register, three sources), ``consts``, and the vectors its sources read."""
+    register, three sources), ``consts``, and the vectors its sources read.
+
+    Compiling takes Python time on every call; a chain run many times is compiled once with
+    placeholders, ``column(0)``, ``row(0)`` ..., and given its tensors at each call with
+    :meth:`bind` (as the optimizer's emitted modules do)."""
 
     def __init__(self, code, consts, columns, rows):
         self.code, self.consts, self.columns, self.rows = code, consts, columns, rows
@@ -316,17 +322,30 @@ class Program:
     def steps(self):
         return len(self.code) // 5
 
+    def bind(self, columns=(), rows=()):
+        """The program reading ``columns[i]`` where it was compiled with ``column(i)`` (and rows
+        likewise)."""
+        def place(held, given, kind):
+            if any(type(h) is not int for h in held) or any(h >= len(given) for h in held):
+                raise EpilogueError("bind(): the program reads %s vectors %r; give them as %ss=[...] in "
+                                    "that order of placeholders" % (kind, held, kind))
+            return [given[h] for h in held]
+
+        return Program(self.code, self.consts, place(self.columns, list(columns), "column"),
+                       place(self.rows, list(rows), "row"))
+
 
 class _OutOfRegisters(EpilogueError):
     pass
 
 
 def compile(expr):  # noqa: A001 (what it does)
-    """``expr`` as a Program: its values in registers, each freed after its last use. Each
+    """``expr`` (or a function of the GEMM's result that returns one) as a Program: its values
+    in registers, each freed after its last use. Each
     distinct subexpression is computed once; where that keeps more values live than there are
     registers, shared subexpressions are computed again at each use instead, each operation's
     operands in the order that needs the fewest registers (Sethi-Ullman)."""
-    expr = _canonical(_wrap(expr))
+    expr = _canonical(_wrap(expr(result()) if callable(expr) else expr))
     try:
         return _compile(expr, _postorder(expr))
     except _OutOfRegisters:

@@ -36,13 +36,14 @@ def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None):
     epilogue: in place of an activation, a function from the GEMM's result (bias added) to a
     pointwise expression built with :mod:`kernelwright.ops.epilogue` (or such an expression),
     run in the GEMM's epilogue on the tensor cores' output: ``epilogue=lambda y: E.clamp(
-    E.gelu(y * 2.0 + E.column(scale)), -1, 1)`` writes only the clamped result.
+    E.gelu(y * 2.0 + E.column(scale)), -1, 1)`` writes only the clamped result; or a Program
+    compiled once (:func:`kernelwright.ops.epilogue.compile`, then ``Program.bind``).
     """
     if epilogue is not None:
         if activation not in (None, "none"):
             raise ValueError("kernelwright.linear(): give 'activation' or 'epilogue', not both")
-        expr = epilogue(_epilogue.result()) if callable(epilogue) else epilogue
-        return linear_program(x, weight, bias, _epilogue.compile(expr), cache)
+        program = epilogue if isinstance(epilogue, _epilogue.Program) else _epilogue.compile(epilogue)
+        return linear_program(x, weight, bias, program, cache)
     activation = activation or "none"
     if cache is not None and not torch.compiler.is_compiling():
         parts = cache.parts(weight)

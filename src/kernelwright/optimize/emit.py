@@ -80,6 +80,8 @@ def module_source(plan, problem_source, problem_name, choices, design_lines, bin
         spec = plan.specs[g.id]
         launch = choices.get(g.id, spec.variants[0])
         parts.append(_aten_twin(g, spec))
+        if g.id in epilogues:
+            parts.append(epilogues[g.id].program_source(_program_name(spec)))
         if launch is None:
             continue
         parts.append(_kernel_comment(g, spec, launch) + binding.kernel(spec, launch))
@@ -94,6 +96,10 @@ def passthrough_source(problem_source, problem_name, eager_ms, generated_ms, des
            "forward.\n\n%s" % (problem_name, problem_name, generated_ms, eager_ms, "\n".join(design_lines)))
     return '"""%s\n"""\n\n%s\n\n\nclass ModelNew(Model):\n    """Model, unchanged (see the module docstring)."""\n' % (
         doc.replace("\\", "\\\\"), "# ---- the problem's code, unchanged " + "-" * 58 + "\n" + problem_source.rstrip())
+
+
+def _program_name(spec):
+    return "_%s_epilogue" % spec.name
 
 
 def _kernel_comment(group, spec, launch):
@@ -213,7 +219,8 @@ def _model_new(plan, choices, epilogues):
         if isinstance(unit, Group) and unit.id in epilogues:
             fusion = epilogues[unit.id]
             lines.append("        %s = %s  # %s and %s in one GEMM" % (
-                unit.outputs[0].name, fusion.code(lambda a: a.name), fusion.gemm.name, unit.name))
+                unit.outputs[0].name, fusion.code(lambda a: a.name, _program_name(plan.specs[unit.id])),
+                fusion.gemm.name, unit.name))
         elif not isinstance(unit, Group) and unit in in_epilogue:
             continue  # computed with its group, in that group's line
         elif isinstance(unit, Group):

@@ -44,26 +44,51 @@ class Fusion:
             return self.gemm.args[1], self.gemm.args[2], self.gemm.args[0]
         return self.gemm.args[0], self.gemm.args[1], None
 
+    def _placeholders(self):
+        """The expression with vector i of each kind read as a placeholder, and the leaves in
+        that order: compiled once, bound to the tensors at each call."""
+        columns, rows = self.expr.leaves("column"), self.expr.leaves("row")
+        slot = {id(v): E.column(i) for i, v in enumerate(columns)}
+        slot.update({id(v): E.row(i) for i, v in enumerate(rows)})
+        return self.expr.replace(lambda e: slot.get(id(e.value)) if e.op in ("column", "row") else None), columns, rows
+
+    @property
+    def program(self):
+        """The compiled program, its vectors placeholders."""
+        if not hasattr(self, "_program"):
+            self._program = E.compile(self._placeholders()[0])
+        return self._program
+
     def call(self, values, cache=None):
-        """The fused GEMM on ``values`` (FX node -> tensor)."""
+        """The fused GEMM on ``values`` (FX node -> tensor), as the emitted forward runs it."""
         import kernelwright.ops as K  # loads the compiled extension: only where a GPU run asks for it
 
         a, b, bias = self.operands
         mn = tuple(meta(self.gemm).shape)
-        expr = self.expr.map_values(lambda leaf: _vector(values[leaf[0]], leaf[1], mn))
+        _, columns, rows = self._placeholders()
+        program = self.program.bind(columns=[_vector(values[v[0]], v[1], mn) for v in columns],
+                                    rows=[_vector(values[v[0]], v[1], mn) for v in rows])
         out = K.linear(values[a], values[b].t(), values[bias] if bias is not None else None, cache=cache,
-                       epilogue=expr)
+                       epilogue=program)
         return out.view(meta(self.group.outputs[0]).shape) if self.views else out
 
-    def code(self, name_of):
+    def program_source(self, name):
+        """The module-level statement that compiles the program once, as ``name``."""
+        expr = self._placeholders()[0].source(repr)
+        return "# %s: %s in the epilogue of %s\n%s = _E.compile(lambda y: %s)" % (
+            self.group.name, ", ".join(dict.fromkeys(self.group.ops())), self.gemm.name, name, expr)
+
+    def code(self, name_of, program_name):
         """The emitted forward's expression for the group's output."""
         a, b, bias = self.operands
         mn = tuple(meta(self.gemm).shape)
+        _, columns, rows = self._placeholders()
         cache = ", cache=_kw.weight_cache(self, %r, _K.WeightCache)" % self.gemm.name if self.held_weight else ""
-        expr = self.expr.source(lambda leaf: _vector_source(name_of(leaf[0]), leaf[1], mn))
+        bound = ", ".join("%s=[%s]" % (kind, ", ".join(_vector_source(name_of(v[0]), v[1], mn) for v in vs))
+                          for kind, vs in (("columns", columns), ("rows", rows)) if vs)
         view = ".view(%r)" % (tuple(meta(self.group.outputs[0]).shape),) if self.views else ""
-        return "_K.linear(%s, %s.t(), %s%s, epilogue=lambda y: %s)%s" % (
-            name_of(a), name_of(b), name_of(bias) if bias is not None else "None", cache, expr, view)
+        return "_K.linear(%s, %s.t(), %s%s, epilogue=%s.bind(%s))%s" % (
+            name_of(a), name_of(b), name_of(bias) if bias is not None else "None", cache, program_name, bound, view)
 
 
 def _vector(t, kind, mn):
