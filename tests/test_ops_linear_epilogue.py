@@ -199,6 +199,27 @@ def test_compile_allocates_registers():
         y + torch.ones(3)
 
 
+def test_every_op_renders_as_source_that_builds_it_again():
+    """``Expr.source`` (what emitted modules hold) rebuilds the same program, op by op."""
+    y = E.result()
+    c = torch.randn(8)
+    exprs = [E.gelu(y), E.gelu(y, approximate="tanh"), E.softplus(y, 2.0, 3.0), E.where(E.gt(y, 0.5), y, -y),
+             E.clamp(y, -1.0, E.column(c)), (y ** 2.0) / (1.5 - y), E.mish(E.hardswish(y))]
+    exprs += [getattr(E, name)(y) for name in ("neg", "abs", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt",
+                                               "reciprocal", "sin", "cos", "tanh", "sigmoid", "erf", "relu",
+                                               "floor", "ceil", "sign")]
+    exprs += [getattr(E, name)(y, 0.25) for name in ("maximum", "minimum", "lt", "le", "gt", "ge", "eq", "ne",
+                                                     "clamp_min", "clamp_max", "add", "sub", "mul", "div", "pow")]
+    used = set()
+    for e in exprs:
+        text = e.source(lambda v: "c")
+        again = eval("lambda y: " + text, {"_E": E, "c": c})  # noqa: S307 (our own rendering)
+        want, got = E.compile(e), E.compile(again)
+        assert (want.code, want.consts) == (got.code, got.consts), text
+        used.update(E.OPS[op] for op in want.code[::5])
+    assert used >= set(E.OPS) - {"copy"}
+
+
 def test_opcodes_match_the_kernels():
     """The op codes are the positions in kw::EpilogueOp: the Python table and the C++ enum agree."""
     header = open(os.path.join(os.path.dirname(__file__), "..", "csrc", "include", "kw", "gemm.h")).read()
