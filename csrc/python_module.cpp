@@ -58,6 +58,7 @@ constexpr char kRmsNorm[] = "kernelwright::rms_norm";
 constexpr char kRmsNormBackward[] = "kernelwright::rms_norm_backward";
 constexpr char kLinear[] = "kernelwright::linear";
 constexpr char kLinearBackward[] = "kernelwright::linear_backward";
+constexpr char kLinearProgram[] = "kernelwright::linear_program";
 
 using Tensor = at::Tensor;
 using Unary = Tensor(const Tensor&);
@@ -81,6 +82,9 @@ using RmsNormSig = Tensor2(const Tensor&, at::IntArrayRef, const OptTensor&, std
 using RmsNormBackwardSig =
     Tensor2(const Tensor&, const Tensor&, const Tensor&, at::IntArrayRef, const OptTensor&);
 using LinearSig = Tensor(const Tensor&, const Tensor&, const OptTensor&, c10::string_view);
+using LinearProgramSig = Tensor(const Tensor&, const Tensor&, const OptTensor&, at::IntArrayRef,
+                                at::ArrayRef<double>, at::TensorList, at::TensorList,
+                                const OptTensor&, const OptTensor&);
 using LinearBackwardSig = Tensor3(const Tensor&, const Tensor&, const Tensor&, const OptTensor&,
                                   const Tensor&, c10::string_view, std::array<bool, 3>);
 
@@ -403,6 +407,28 @@ bool int_list(PyObject* obj, std::vector<int64_t>& out) {
   return true;
 }
 
+// A list of Python floats; false for anything else.
+bool float_list(PyObject* obj, std::vector<double>& out) {
+  if (!PyList_CheckExact(obj)) return false;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(obj); ++i) {
+    PyObject* d = PyList_GET_ITEM(obj, i);
+    if (!PyFloat_CheckExact(d)) return false;
+    out.push_back(PyFloat_AS_DOUBLE(d));
+  }
+  return true;
+}
+
+// A list of plain tensors; false for anything else.
+bool tensor_list(PyObject* obj, std::vector<Tensor>& out) {
+  if (!PyList_CheckExact(obj)) return false;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(obj); ++i) {
+    PyObject* t = PyList_GET_ITEM(obj, i);
+    if (!plain_tensor(t)) return false;
+    out.push_back(THPVariable_Unpack(t));
+  }
+  return true;
+}
+
 // Runs fn() without the GIL (the kernels may be long) and wraps its tensor.
 template <typename Fn>
 PyObject* wrap_result(Fn&& fn) {
@@ -541,6 +567,34 @@ PyObject* linear(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   END_HANDLE_TH_ERRORS
 }
 
+// linear_program(x, weight, bias, code, consts, columns, rows, weight_parts, weight_scales),
+// where no gradient is needed: the autograd registered from Python recomputes the product, so
+// a call that records one takes the op path.
+PyObject* linear_program(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  HANDLE_TH_ERRORS
+  Tensor bias, parts, scales;
+  std::vector<int64_t> code;
+  std::vector<double> consts;
+  std::vector<Tensor> columns, rows;
+  KW_REQUIRE(nargs == 9 && plain_tensor(args[0]) && plain_tensor(args[1]) &&
+             optional_tensor(args[2], bias) && int_list(args[3], code) &&
+             float_list(args[4], consts) && tensor_list(args[5], columns) &&
+             tensor_list(args[6], rows) && optional_tensor(args[7], parts) &&
+             optional_tensor(args[8], scales));
+  const Tensor& x = THPVariable_Unpack(args[0]);
+  const Tensor& weight = THPVariable_Unpack(args[1]);
+  bool grad = needs_autograd(x) || needs_autograd(weight) || needs_autograd(bias);
+  for (const auto& v : columns) grad = grad || needs_autograd(v);
+  for (const auto& v : rows) grad = grad || needs_autograd(v);
+  if (grad) return not_implemented();
+  return wrap_result([&] {
+    return below_autograd<kLinearProgram, LinearProgramSig>(x, weight, optional(bias), code, consts,
+                                                            columns, rows, optional(parts),
+                                                            optional(scales));
+  });
+  END_HANDLE_TH_ERRORS
+}
+
 // matmul(a, b): kernelwright::matmul is linear(a, b^T) (registration.cpp); here too, with the
 // transpose taken in C++ rather than by the caller.
 PyObject* matmul(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
@@ -572,6 +626,7 @@ PyMethodDef methods[] = {
     KW_FAST("layer_norm", layer_norm),
     KW_FAST("rms_norm", rms_norm),
     KW_FAST("linear", linear),
+    KW_FAST("linear_program", linear_program),
     KW_FAST("matmul", matmul),
     {nullptr, nullptr, 0, nullptr}};
 

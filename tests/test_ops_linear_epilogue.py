@@ -170,6 +170,22 @@ def test_opcheck_and_compile(device):
     torch.testing.assert_close(compiled(x), F.gelu(F.linear(x, w, b) * c), rtol=1e-4, atol=1e-5)
 
 
+def test_the_fast_path_serves_calls_without_gradients_and_declines_the_rest(device):
+    """The extension's C++ entry takes plain calls (the same result as the op), and declines a
+    call that records a gradient, whose autograd the op path holds."""
+    from kernelwright.ops._common import ext
+
+    x, w, b = make(33, 20, 16, torch.float32, device)
+    c, r = vectors(33, 20, device, 4)
+    p = E.compile(SMOOTH[5][1](E, E.result(), c, r))
+    args = (x, w, b, p.code, p.consts, p.columns, p.rows, None, None)
+    fast = ext.linear_program(*args)
+    assert isinstance(fast, torch.Tensor)
+    assert torch.equal(fast, torch.ops.kernelwright.linear_program.default(*args))
+    assert ext.linear_program(x, w.requires_grad_(), *args[2:]) is NotImplemented
+    assert ext.linear_program(*args[:6], [r.requires_grad_()], None, None) is NotImplemented
+
+
 def test_compile_allocates_registers():
     y = E.result()
     p = E.compile(E.relu(y))

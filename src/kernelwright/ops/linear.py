@@ -57,7 +57,8 @@ def linear_program(x, weight, bias, program, cache=None):
     parts = cache.parts(weight) if cache is not None and not torch.compiler.is_compiling() else None
     if parts is None:
         parts = (None, None)
-    return _program_op(x, weight, bias, program.code, program.consts, program.columns, program.rows, *parts)
+    return run(ext.linear_program, _program_op, x, weight, bias, program.code, program.consts,
+               list(program.columns), list(program.rows), *parts)
 
 
 class WeightCache:
