@@ -392,40 +392,35 @@ bool optional_tensor(PyObject* obj, Tensor& out) {
   return true;
 }
 
-// A list of Python ints that fit int64; false for anything else.
-bool int_list(PyObject* obj, std::vector<int64_t>& out) {
-  if (!PyList_CheckExact(obj)) return false;
-  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(obj); ++i) {
-    PyObject* d = PyList_GET_ITEM(obj, i);
-    if (!PyLong_CheckExact(d)) return false;
-    out.push_back(PyLong_AsLongLong(d));
-    if (PyErr_Occurred()) {  // too large for int64: the op path raises the proper error
-      PyErr_Clear();
-      return false;
-    }
-  }
+// One item of a Python list as the op takes it; false for anything else (the op path then
+// raises the proper error).
+bool int_item(PyObject* obj, int64_t& out) {
+  if (!PyLong_CheckExact(obj)) return false;
+  out = PyLong_AsLongLong(obj);
+  if (!PyErr_Occurred()) return true;
+  PyErr_Clear();  // too large for int64
+  return false;
+}
+
+bool float_item(PyObject* obj, double& out) {
+  if (!PyFloat_CheckExact(obj)) return false;
+  out = PyFloat_AS_DOUBLE(obj);
   return true;
 }
 
-// A list of Python floats; false for anything else.
-bool float_list(PyObject* obj, std::vector<double>& out) {
-  if (!PyList_CheckExact(obj)) return false;
-  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(obj); ++i) {
-    PyObject* d = PyList_GET_ITEM(obj, i);
-    if (!PyFloat_CheckExact(d)) return false;
-    out.push_back(PyFloat_AS_DOUBLE(d));
-  }
+bool tensor_item(PyObject* obj, Tensor& out) {
+  if (!plain_tensor(obj)) return false;
+  out = THPVariable_Unpack(obj);
   return true;
 }
 
-// A list of plain tensors; false for anything else.
-bool tensor_list(PyObject* obj, std::vector<Tensor>& out) {
+// A Python list whose every item `item` takes.
+template <typename T>
+bool list_of(PyObject* obj, std::vector<T>& out, bool (*item)(PyObject*, T&)) {
   if (!PyList_CheckExact(obj)) return false;
-  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(obj); ++i) {
-    PyObject* t = PyList_GET_ITEM(obj, i);
-    if (!plain_tensor(t)) return false;
-    out.push_back(THPVariable_Unpack(t));
-  }
+  out.resize(static_cast<size_t>(PyList_GET_SIZE(obj)));
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(obj); ++i)
+    if (!item(PyList_GET_ITEM(obj, i), out[static_cast<size_t>(i)])) return false;
   return true;
 }
 
@@ -489,7 +484,7 @@ PyObject* add(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
 PyObject* logsumexp(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   HANDLE_TH_ERRORS
   std::vector<int64_t> dims;
-  KW_REQUIRE(nargs == 3 && plain_tensor(args[0]) && int_list(args[1], dims) && PyBool_Check(args[2]));
+  KW_REQUIRE(nargs == 3 && plain_tensor(args[0]) && list_of(args[1], dims, int_item) && PyBool_Check(args[2]));
   const Tensor& x = THPVariable_Unpack(args[0]);
   const bool keepdim = args[2] == Py_True;
   return wrap_result([&] {
@@ -516,7 +511,7 @@ PyObject* layer_norm(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   HANDLE_TH_ERRORS
   std::vector<int64_t> shape;
   Tensor weight, bias;
-  KW_REQUIRE(nargs == 5 && plain_tensor(args[0]) && int_list(args[1], shape) &&
+  KW_REQUIRE(nargs == 5 && plain_tensor(args[0]) && list_of(args[1], shape, int_item) &&
              optional_tensor(args[2], weight) && optional_tensor(args[3], bias) &&
              PyFloat_CheckExact(args[4]));
   const Tensor& x = THPVariable_Unpack(args[0]);
@@ -535,7 +530,7 @@ PyObject* rms_norm(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   HANDLE_TH_ERRORS
   std::vector<int64_t> shape;
   Tensor weight;
-  KW_REQUIRE(nargs == 4 && plain_tensor(args[0]) && int_list(args[1], shape) &&
+  KW_REQUIRE(nargs == 4 && plain_tensor(args[0]) && list_of(args[1], shape, int_item) &&
              optional_tensor(args[2], weight) && (args[3] == Py_None || PyFloat_CheckExact(args[3])));
   const Tensor& x = THPVariable_Unpack(args[0]);
   const std::optional<double> eps =
@@ -577,9 +572,9 @@ PyObject* linear_program(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   std::vector<double> consts;
   std::vector<Tensor> columns, rows;
   KW_REQUIRE(nargs == 9 && plain_tensor(args[0]) && plain_tensor(args[1]) &&
-             optional_tensor(args[2], bias) && int_list(args[3], code) &&
-             float_list(args[4], consts) && tensor_list(args[5], columns) &&
-             tensor_list(args[6], rows) && optional_tensor(args[7], parts) &&
+             optional_tensor(args[2], bias) && list_of(args[3], code, int_item) &&
+             list_of(args[4], consts, float_item) && list_of(args[5], columns, tensor_item) &&
+             list_of(args[6], rows, tensor_item) && optional_tensor(args[7], parts) &&
              optional_tensor(args[8], scales));
   const Tensor& x = THPVariable_Unpack(args[0]);
   const Tensor& weight = THPVariable_Unpack(args[1]);
