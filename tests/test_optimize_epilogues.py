@@ -110,3 +110,24 @@ def test_a_reduction_after_the_gemm_stays_its_own_kernel_and_says_so():
     rows = [g for g in plan.groups if plan.specs[g.id].template != "pointwise"]
     assert rows and not any(g.id in fusions for g in rows)
     assert any("pointwise chains" in d for d in decisions), decisions
+
+
+class _TransposedSquare(torch.nn.Module):
+    """A Linear whose square result is read transposed, and one read through a permute inside
+    the chain: the same shape as the GEMM's result in another order."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 12)
+
+    def forward(self, x):
+        z = self.fc(x)
+        return torch.relu(z.t()) * 2.0, torch.sigmoid(self.fc(x) + 1.0).permute(1, 0) - 0.5
+
+
+def test_a_result_read_in_another_order_is_not_fused():
+    model, x = _TransposedSquare(), torch.randn(12, 8)
+    plan = planning.plan(capture.capture(model, [x]))
+    fusions, decisions = epilogues.candidates(plan)
+    assert not fusions, {g: f.expr.source(lambda v: v[0].name) for g, f in fusions.items()}
+    assert any("reorders" in d for d in decisions), decisions

@@ -21,6 +21,10 @@ from .emitter import meta
 from .ir import Group, Unsupported
 
 _GEMMS = ("mm", "addmm")
+# Views that keep the elements in the same order (only the shape changes): the epilogue writes
+# the GEMM's result in its own order, so a group may read it through these and no others (a
+# transpose of a square result has the same shape and another order).
+_RESHAPES = ("view", "_unsafe_view", "reshape", "unsqueeze", "squeeze", "alias")
 _PASS = ("clone", "alias", "lift_fresh_copy", "_to_copy", "convert_element_type", "positive")
 _UNARY = {name: getattr(E, name) for name in (
     "neg", "abs", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tanh",
@@ -144,6 +148,9 @@ def _fusion(plan, gemm, views, read, group, owner):
     if gemm.kwargs or (opset.op_name(gemm.target) == "addmm" and (
             len(gemm.args) > 3 or tuple(meta(gemm.args[0]).shape) != (val.shape[1],))):
         raise Unsupported("an addmm with scaling or a bias other than one value per column")
+    moving = [v.name for v in views if opset.op_name(v.target) not in _RESHAPES]
+    if moving:
+        raise Unsupported("it reads the GEMM's result through %s, which reorders it" % ", ".join(moving))
     chain = [gemm] + views[::-1]  # the GEMM, then each view of it up to what the group reads
     if any(len(x.users) != 1 for x in chain[:-1]) or any(owner.get(u) is not group for u in read.users):
         raise Unsupported("the GEMM's result is read outside the group")
@@ -213,6 +220,8 @@ def _translate(node, exprs, out):
     kind = opset.kind(node)
     if kind == opset.VIEW:
         src = exprs.get(node.args[0])
+        if name not in _RESHAPES:
+            raise Unsupported("a view (%s) that reorders elements" % name)
         if src is None or not _same_broadcast(meta(node.args[0]).shape, val.shape, out):
             raise Unsupported("a view (%s) that moves values between rows and columns" % name)
         return src
