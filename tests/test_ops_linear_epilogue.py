@@ -23,7 +23,8 @@ T = types.SimpleNamespace(
     rsqrt=torch.rsqrt, reciprocal=torch.reciprocal, sin=torch.sin, cos=torch.cos, erf=torch.erf, abs=torch.abs,
     neg=torch.neg, floor=torch.floor, ceil=torch.ceil, sign=torch.sign,
     maximum=lambda a, b: torch.maximum(a, torch.as_tensor(b, dtype=a.dtype, device=a.device)),
-    minimum=lambda a, b: torch.minimum(a, torch.as_tensor(b, dtype=a.dtype, device=a.device)), clamp=torch.clamp, where=lambda c, a, b: torch.where(c != 0, a, b),
+    minimum=lambda a, b: torch.minimum(a, torch.as_tensor(b, dtype=a.dtype, device=a.device)),
+    clamp=torch.clamp, where=lambda c, a, b: torch.where(c != 0, a, b),
     softplus=F.softplus, silu=F.silu, mish=F.mish, leaky_relu=F.leaky_relu, hardtanh=F.hardtanh,
     hardsigmoid=F.hardsigmoid, hardswish=F.hardswish, elu=F.elu, gt=torch.gt, lt=torch.lt, ge=torch.ge,
     le=torch.le, eq=torch.eq, ne=torch.ne, pow=torch.pow)

@@ -1,6 +1,7 @@
-// Torch-facing glue of linear, linear_prepared and linear_program: argument checks, the route to the Hopper
-// kernels (the float32 method and operand split: gemm_split.h), and the fallback to cuBLAS through
-// ATen for what those kernels do not take (other GPUs, odd alignments, float64, the CPU).
+// Torch-facing glue of linear, linear_prepared and linear_program: argument checks, the route to
+// the Hopper kernels (the float32 method and operand split: gemm_split.h), and the fallback to
+// cuBLAS through ATen for what those kernels do not take (other GPUs, odd alignments, float64,
+// the CPU).
 #include <ATen/core/Tensor.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/ops/addmm.h>

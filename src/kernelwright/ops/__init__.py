@@ -18,4 +18,5 @@ from kernelwright.ops.sigmoid import sigmoid
 from kernelwright.ops.softmax import softmax
 from kernelwright.ops.square import square
 
-__all__ = ["WeightCache", "add", "elu", "epilogue", "layer_norm", "linear", "logsumexp", "matmul", "mul", "rms_norm", "sigmoid", "softmax", "square"]
+__all__ = ["WeightCache", "add", "elu", "epilogue", "layer_norm", "linear", "logsumexp", "matmul", "mul", "rms_norm",
+           "sigmoid", "softmax", "square"]

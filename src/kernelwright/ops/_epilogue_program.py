@@ -3,8 +3,8 @@
 
 import torch
 
-from kernelwright.ops._epilogue_expr import (_CODE, _COLUMN0, _CONST0, _ROW0, CONSTS, OPS, REGISTERS, STEPS, EpilogueError,
-                                             Expr, _postorder, _wrap, result)
+from kernelwright.ops._epilogue_expr import (_CODE, _COLUMN0, _CONST0, _ROW0, CONSTS, OPS, REGISTERS, STEPS,
+                                             EpilogueError, Expr, _postorder, _wrap, result)
 
 
 class Program:
