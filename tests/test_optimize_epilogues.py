@@ -29,20 +29,9 @@ def test_the_corpus_has_groups_for_the_epilogue():
     assert found >= 7, found
 
 
-@pytest.mark.parametrize("path", FUSIBLE, ids=model_id)
-def test_the_fused_gemm_computes_what_the_gemm_and_its_group_do(path, device, monkeypatch):
-    """Each candidate: the GEMM with the group's expression in its epilogue (on CUDA in the
-    Hopper GEMM's epilogue at 'highest', on the CPU the program run by ATen ops on the GEMM's
-    result) against the group's own kernel rendering on the GEMM's result, on the values the
-    model computes. On CUDA the fp16 split is forced: these products are small enough that
-    'highest' would otherwise leave them to cuBLAS and run the program with ATen."""
-    monkeypatch.setenv("KERNELWRIGHT_GEMM_SPLIT", "fp16")
-    _, model, inputs = build(path, device=device)
-    if device == "cpu":
-        plan, (fusions, _) = _fusions(path)
-    else:
-        plan = planning.plan(capture.capture(model, inputs))
-        fusions, _ = epilogues.candidates(plan)
+def _check_fusions(path, plan, fusions, model, inputs):
+    """Runs the plan on the model's values; at each candidate group, the fused GEMM against the
+    group's own kernel rendering on the GEMM's result. Returns the groups checked."""
     kernels = {g.id: interpret.torch_kernel(plan.specs[g.id]) for g in plan.groups}
     gemm_args, checked = {}, []
 
@@ -63,7 +52,40 @@ def test_the_fused_gemm_computes_what_the_gemm_and_its_group_do(path, device, mo
 
     with torch.no_grad():
         interpret.run(plan, model, inputs, kernels, on_group, on_call)
-    assert sorted(checked) == sorted(fusions)
+    return checked
+
+
+def test_every_candidate_in_the_corpus_computes_what_its_group_does():
+    """The same check over the whole corpus, so that a model added later is covered: every
+    group the pass would put in a GEMM's epilogue, on the CPU."""
+    checked = 0
+    for path in MODELS:
+        plan, error = planned(path)
+        if error is not None:
+            continue
+        fusions, _ = epilogues.candidates(plan)
+        if fusions:
+            _, model, inputs = build(path)
+            assert sorted(_check_fusions(path, plan, fusions, model, inputs)) == sorted(fusions), model_id(path)
+            checked += len(fusions)
+    assert checked >= len(FUSIBLE)
+
+
+@pytest.mark.parametrize("path", FUSIBLE, ids=model_id)
+def test_the_fused_gemm_computes_what_the_gemm_and_its_group_do(path, device, monkeypatch):
+    """Each candidate: the GEMM with the group's expression in its epilogue (on CUDA in the
+    Hopper GEMM's epilogue at 'highest', on the CPU the program run by ATen ops on the GEMM's
+    result) against the group's own kernel rendering on the GEMM's result, on the values the
+    model computes. On CUDA the fp16 split is forced: these products are small enough that
+    'highest' would otherwise leave them to cuBLAS and run the program with ATen."""
+    monkeypatch.setenv("KERNELWRIGHT_GEMM_SPLIT", "fp16")
+    _, model, inputs = build(path, device=device)
+    if device == "cpu":
+        plan, (fusions, _) = _fusions(path)
+    else:
+        plan = planning.plan(capture.capture(model, inputs))
+        fusions, _ = epilogues.candidates(plan)
+    assert sorted(_check_fusions(path, plan, fusions, model, inputs)) == sorted(fusions)
 
 
 @pytest.mark.parametrize("path", [m for m in FUSIBLE if _fusions(m)[1][0]], ids=model_id)
