@@ -33,16 +33,24 @@ enum class SplitParts : int { kLeft3 = 0, kRight3 = 1, kHi = 2 };
 // (indexed by n) or one of two per-row vectors (indexed by m), and write a register. One
 // instantiation serves every program, so a fused chain needs no compilation; the kernels stay
 // the same for programs of any length up to kEpilogueSteps.
+// The ops in code order, X(op) each: the enum below and the interpreter's dispatch are made
+// from this one list.
+#define KW_EPILOGUE_OPS(X)                                                                   \
+  /* dst = f(a) */                                                                           \
+  X(kCopy) X(kNeg) X(kAbs) X(kExp) X(kExpm1) X(kLog) X(kLog1p) X(kSqrt) X(kRsqrt) X(kRecip) \
+  X(kSin) X(kCos) X(kTanh) X(kSigmoid) X(kErf) X(kRelu) X(kGelu) X(kGeluTanh) X(kFloor)      \
+  X(kCeil) X(kSign)                                                                          \
+  /* dst = f(a, b) */                                                                        \
+  X(kAdd) X(kSub) X(kMul) X(kDiv) X(kMaximum) X(kMinimum) X(kPow) X(kClampMin) X(kClampMax)  \
+  X(kLt) X(kLe) X(kGt) X(kGe) X(kEq) X(kNe)                                                  \
+  /* dst = f(a, b, c): kWhere a != 0 ? b : c; kSoftplus a * b > c ? a : log1p(exp(a * b)) / b \
+     (b: beta, c: threshold) */                                                              \
+  X(kWhere) X(kSoftplus)
+
 enum class EpilogueOp : int8_t {
-  // dst = f(a)
-  kCopy, kNeg, kAbs, kExp, kExpm1, kLog, kLog1p, kSqrt, kRsqrt, kRecip, kSin, kCos, kTanh,
-  kSigmoid, kErf, kRelu, kGelu, kGeluTanh, kFloor, kCeil, kSign,
-  // dst = f(a, b)
-  kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kPow, kClampMin, kClampMax, kLt, kLe, kGt, kGe,
-  kEq, kNe,
-  // dst = f(a, b, c)
-  kWhere,     // a != 0 ? b : c
-  kSoftplus,  // a * b > c ? a : log1p(exp(a * b)) / b  (b: beta, c: threshold)
+#define KW_EPILOGUE_ENUM(op) op,
+  KW_EPILOGUE_OPS(KW_EPILOGUE_ENUM)
+#undef KW_EPILOGUE_ENUM
   kCount
 };
 

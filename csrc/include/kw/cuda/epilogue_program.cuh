@@ -116,19 +116,7 @@ struct EpilogueInterpreter<cutlass::Array<T, N>> {
       switch (op) {  // the element loop inside each case, so that its op is a constant there
 #define KW_EPILOGUE_CASE(Op) \
   case EpilogueOp::Op: apply_each<EpilogueOp::Op>(out, a, b, c); break;
-        KW_EPILOGUE_CASE(kCopy) KW_EPILOGUE_CASE(kNeg) KW_EPILOGUE_CASE(kAbs)
-        KW_EPILOGUE_CASE(kExp) KW_EPILOGUE_CASE(kExpm1) KW_EPILOGUE_CASE(kLog)
-        KW_EPILOGUE_CASE(kLog1p) KW_EPILOGUE_CASE(kSqrt) KW_EPILOGUE_CASE(kRsqrt)
-        KW_EPILOGUE_CASE(kRecip) KW_EPILOGUE_CASE(kSin) KW_EPILOGUE_CASE(kCos)
-        KW_EPILOGUE_CASE(kTanh) KW_EPILOGUE_CASE(kSigmoid) KW_EPILOGUE_CASE(kErf)
-        KW_EPILOGUE_CASE(kRelu) KW_EPILOGUE_CASE(kGelu) KW_EPILOGUE_CASE(kGeluTanh)
-        KW_EPILOGUE_CASE(kFloor) KW_EPILOGUE_CASE(kCeil) KW_EPILOGUE_CASE(kSign)
-        KW_EPILOGUE_CASE(kAdd) KW_EPILOGUE_CASE(kSub) KW_EPILOGUE_CASE(kMul)
-        KW_EPILOGUE_CASE(kDiv) KW_EPILOGUE_CASE(kMaximum) KW_EPILOGUE_CASE(kMinimum)
-        KW_EPILOGUE_CASE(kPow) KW_EPILOGUE_CASE(kClampMin) KW_EPILOGUE_CASE(kClampMax)
-        KW_EPILOGUE_CASE(kLt) KW_EPILOGUE_CASE(kLe) KW_EPILOGUE_CASE(kGt)
-        KW_EPILOGUE_CASE(kGe) KW_EPILOGUE_CASE(kEq) KW_EPILOGUE_CASE(kNe)
-        KW_EPILOGUE_CASE(kWhere) KW_EPILOGUE_CASE(kSoftplus)
+        KW_EPILOGUE_OPS(KW_EPILOGUE_CASE)
 #undef KW_EPILOGUE_CASE
         default: out = a; break;
       }
