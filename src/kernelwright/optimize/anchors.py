@@ -55,7 +55,7 @@ def _cached_linear(node, has_bias):
 
     def call(*args):
         if "cache" not in held:
-            held["cache"] = _ops().WeightCache()
+            held["cache"] = weight_cache()
         return _ops().linear(args[-2], args[-1].t(), args[0] if has_bias else None, cache=held["cache"])
 
     def code(n):

@@ -10,6 +10,7 @@ says why. ``tune`` times each candidate against the GEMM and the group apart, in
 and keeps it only where it is correct and faster.
 """
 
+import functools
 from dataclasses import dataclass
 
 import torch
@@ -56,12 +57,10 @@ class Fusion:
         slot.update({id(v): E.row(i) for i, v in enumerate(rows)})
         return self.expr.replace(lambda e: slot.get(id(e.value)) if e.op in ("column", "row") else None), columns, rows
 
-    @property
+    @functools.cached_property
     def program(self):
         """The compiled program, its vectors placeholders."""
-        if not hasattr(self, "_program"):
-            self._program = E.compile(self._placeholders()[0])
-        return self._program
+        return E.compile(self._placeholders()[0])
 
     def call(self, values, cache=None):
         """The fused GEMM on ``values`` (FX node -> tensor), as the emitted forward runs it."""
@@ -247,10 +246,10 @@ def _same_broadcast(a, b, out):
 
 def _apply(name, node, args):
     kw = node.kwargs
-    if name in _PASS:
-        if kw.get("dtype", torch.float32) != torch.float32 and name != "convert_element_type":
-            raise KeyError(name)
-        return args[0] if isinstance(args[0], E.Expr) else E.Expr("const", (), float(args[0]))
+    if name in _PASS:  # float32 or bool in and out (checked by the caller)
+        x = E._wrap(args[0])
+        to_bool = meta(node).dtype == torch.bool and meta(node.args[0]).dtype != torch.bool
+        return E.ne(x, 0.0) if to_bool else x  # a comparison's value is 1 or 0 already
     if name in _UNARY:
         return _UNARY[name](args[0])
     if name in _BINARY:

@@ -161,12 +161,10 @@ def _measure_fusion(fusion, gemm_args, spec, twin, args, group, call, device, bu
     values = dict(zip(fusion.gemm.args, gemm_args))
     by_name = {n.name: n for n in fusion.group.inputs}
     values.update((by_name[t.name], v) for t, v in zip(spec.inputs, args))
-    gemm_ms = min([call.aten_ms] + list(call.options.values())) if call is not None else 0.0
+    if call is None:  # a GEMM without stand-ins: nothing of ours to fuse into
+        return FusionTiming(None, float("inf"), note="the GEMM was not timed")
     group_ms = group.kernel_ms if group.chosen is not None else group.aten_ms
-    timing = FusionTiming(None, gemm_ms + group_ms)
-    if call is None:
-        timing.note = "the GEMM was not timed"
-        return timing
+    timing = FusionTiming(None, min([call.aten_ms] + list(call.options.values())) + group_ms)
     cache = anchors.weight_cache() if fusion.held_weight else None
     run = lambda: fusion.call(values, cache)  # noqa: E731
     try:
