@@ -51,18 +51,6 @@ class Expr:
                 found.append(e.value)
         return found
 
-    def map_values(self, fn):
-        """The same expression with each vector leaf's value replaced by ``fn(value)`` (once a
-        value: leaves of one value stay one vector)."""
-        mapped = {}
-
-        def leaf(e):
-            if id(e.value) not in mapped:
-                mapped[id(e.value)] = fn(e.value)
-            return Expr(e.op, (), mapped[id(e.value)])
-
-        return self.replace(lambda e: leaf(e) if e.op in ("column", "row") else None)
-
     def replace(self, fn):
         """The same expression with each leaf ``e`` for which ``fn(e)`` is not None replaced by
         that, shared subexpressions staying shared."""
