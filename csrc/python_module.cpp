@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "kw/ops.h"
+#include "ops/epilogue_kernels.h"
 
 namespace {
 
@@ -607,6 +608,35 @@ PyObject* matmul(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   END_HANDLE_TH_ERRORS
 }
 
+// The keys of GEMM epilogue kernels asked for and not loaded since the last call (a list of
+// str, usually empty: it is asked after each programmed linear call).
+PyObject* epilogue_kernels_wanted(PyObject*, PyObject*) {
+  HANDLE_TH_ERRORS
+  const std::vector<std::string> keys = kw::take_wanted_epilogue_kernels();
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(keys.size()));
+  if (list == nullptr) return nullptr;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    PyObject* item = PyUnicode_FromStringAndSize(keys[i].data(), static_cast<Py_ssize_t>(keys[i].size()));
+    if (item == nullptr) {
+      Py_DECREF(list);
+      return nullptr;
+    }
+    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), item);
+  }
+  return list;
+  END_HANDLE_TH_ERRORS
+}
+
+// load_epilogue_kernel(path): loads a compiled epilogue kernel's library; returns its key.
+PyObject* load_epilogue_kernel(PyObject*, PyObject* path) {
+  HANDLE_TH_ERRORS
+  const char* p = PyUnicode_AsUTF8(path);
+  if (p == nullptr) return nullptr;
+  const std::string key = kw::load_epilogue_kernel(p);
+  return PyUnicode_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
+  END_HANDLE_TH_ERRORS
+}
+
 #define KW_FAST(name, fn) \
   { name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fn)), METH_FASTCALL, nullptr }
 
@@ -623,6 +653,8 @@ PyMethodDef methods[] = {
     KW_FAST("linear", linear),
     KW_FAST("linear_program", linear_program),
     KW_FAST("matmul", matmul),
+    {"epilogue_kernels_wanted", epilogue_kernels_wanted, METH_NOARGS, nullptr},
+    {"load_epilogue_kernel", load_epilogue_kernel, METH_O, nullptr},
     {nullptr, nullptr, 0, nullptr}};
 
 #define KW_STR2(x) #x

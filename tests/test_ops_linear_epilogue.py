@@ -1,6 +1,6 @@
 """linear with a programmed epilogue: expressions compiled to the epilogue's register program,
-run in the GEMM on CUDA (the Hopper kernels' interpreter) and by ATen ops elsewhere, against
-the same chain written with PyTorch's own functions in float64."""
+run in the GEMM on CUDA (each program compiled into its own Hopper kernel) and by ATen ops
+elsewhere, against the same chain written with PyTorch's own functions in float64."""
 
 import os
 import re
@@ -11,6 +11,8 @@ import torch
 import torch.nn.functional as F
 
 import kernelwright.ops as K
+from kernelwright._build import sources
+from kernelwright.ops import _epilogue_kernels
 from kernelwright.ops import epilogue as E
 from reference import poison, randn
 from test_ops_linear import float32_modes, make, precision, rel_err
@@ -53,6 +55,31 @@ STEPS = [
      + ns.where(ns.le(y, 0.0), 1.0, 2.0) * ns.where(ns.eq(y, 3.0), 5.0, 1.0)),
     ("compare_values", lambda ns, y, c, r: ns.lt(y, 0.0) * 1.0 + ns.ge(y, 2.0) * 2.0 + ns.ne(y, 1.0) * 4.0),
 ]
+
+
+# The kernels these tests' small shapes pick (stream-K: fewer tiles than SMs): 'highest' with
+# the cross products fused and apart, 'high'.
+SMALL_VARIANTS = ["fp16_split3_stream_k", "fp16_hi_sourced_stream_k", "fp16_scaled_stream_k"]
+
+
+def _can_build():
+    return sources.cutlass_include() is not None and _epilogue_kernels._nvcc() is not None
+
+
+@pytest.fixture(scope="module", autouse=True)
+def epilogue_kernels():
+    """On a GPU, the kernels of SMOOTH's and STEPS's programs, compiled in parallel before the
+    tests; no call compiles on demand here (KERNELWRIGHT_EPILOGUE_JIT=0), so any other program
+    runs after its GEMM, the path a call takes before its kernel is built."""
+    old = os.environ.get(_epilogue_kernels.ENV_JIT)
+    os.environ[_epilogue_kernels.ENV_JIT] = "0"
+    if torch.cuda.is_available() and _can_build():
+        E.build([(lambda y, fn=fn: fn(E, y, 0, 0)) for _, fn in SMOOTH + STEPS], SMALL_VARIANTS)
+    yield
+    if old is None:
+        del os.environ[_epilogue_kernels.ENV_JIT]
+    else:
+        os.environ[_epilogue_kernels.ENV_JIT] = old
 
 
 def expected(fn, x, w, b, c, r):
@@ -108,19 +135,21 @@ def test_steps_on_exact_products(device, name, fn):
 
 
 def test_nan_and_infinity_propagate_as_in_torch(device):
-    """A NaN row and an infinite row of x: every op keeps NaN where torch does (relu, maximum,
-    minimum, clamps), sign gives torch's 0 for NaN, and sigmoid and tanh saturate at infinities."""
+    """A NaN row of x and infinite columns of the bias: every op keeps NaN where torch does (relu,
+    maximum, minimum, clamps), sign gives torch's 0 for NaN, and sigmoid and tanh saturate at
+    infinities. The infinities come from the bias: an infinite x meets the split's small halves
+    (docs/linear.md, non-finite inputs)."""
     x, w, b = make(6, 40, 16, torch.float32, device)
     x[1] = float("nan")
-    x[3] = float("inf")
-    w = w.abs()  # row 3's products all +inf, no inf - inf
+    b[3], b[7] = float("inf"), -float("inf")
     chain = lambda ns, y: (ns.relu(y) + ns.maximum(y, 0.5) + ns.minimum(y, -0.5) + ns.clamp(y, -1.0, 1.0)  # noqa: E731
                            + ns.sign(y) + ns.sigmoid(-y) + ns.tanh(y))
     want = chain(T, F.linear(x.double(), w.double(), b.double()))
     with precision("highest"):
         got = K.linear(x, w, b, epilogue=lambda y: chain(E, y))
     torch.testing.assert_close(got.double(), want, equal_nan=True, rtol=1e-5, atol=1e-5)
-    assert got[1].isnan().all() and got[3].isinf().all()
+    assert got[1].isnan().all() and got[0, 3] == float("inf") and got[0, 7] == -float("inf")
+    b = b.nan_to_num(posinf=0.0, neginf=0.0)
     signs, z = K.linear(x, w, b, epilogue=lambda y: E.sign(y)), F.linear(x, w, b)
     clear = z.abs() > 1e-3  # away from 0, where the two GEMMs' roundings cannot disagree on the sign
     assert torch.equal(signs[clear], torch.sign(z)[clear]) and (signs[1] == 0).all()
@@ -185,6 +214,69 @@ def test_the_fast_path_serves_calls_without_gradients_and_declines_the_rest(devi
     assert torch.equal(fast, torch.ops.kernelwright.linear_program.default(*args))
     assert ext.linear_program(x, w.requires_grad_(), *args[2:]) is NotImplemented
     assert ext.linear_program(*args[:6], [r.requires_grad_()], None, None) is NotImplemented
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("variant", sorted(_epilogue_kernels.variants()))
+def test_each_variant_runs_the_program_in_its_kernel(variant):
+    """The shape, precision and cross-product route that pick each variant: the program runs in
+    the variant's compiled kernel (seen in the profiler), and matches float64."""
+    promoted, sourced, stream_k = _epilogue_kernels.variants()[variant]
+    if not _can_build():
+        pytest.skip("no nvcc or CUTLASS headers to compile epilogue kernels with")
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    m = 128 if stream_k else 128 * sms  # one tile, or one whole wave of them
+    x, w, b = make(m, 136, 64, torch.float32, "cuda")
+    c, r = vectors(m, 136, "cuda", 9)
+    fn = SMOOTH[5][1]
+    E.build([lambda y: fn(E, y, 0, 0)], [variant])
+    os.environ["KERNELWRIGHT_GEMM_CROSS"] = "apart" if sourced else "fused"
+    try:
+        with precision("highest" if promoted else "high"):
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                got = K.linear(x, w, b, epilogue=lambda y: fn(E, y, c, r))
+                torch.cuda.synchronize()
+    finally:
+        del os.environ["KERNELWRIGHT_GEMM_CROSS"]
+    names = [e.name for e in prof.events()]
+    assert any("GeneratedEpilogue" in n for n in names), names
+    assert rel_err(got, expected(fn, x, w, b, c, r)) < (1e-5 if promoted else 1e-2)
+
+
+@pytest.mark.skipif(not _can_build(), reason="no nvcc or CUTLASS headers")
+def test_a_generated_unit_compiles(tmp_path, monkeypatch):
+    """nvcc builds the unit written for a program that uses every kind of operand (registers,
+    both vectors of each kind, constants) into a library exporting its kernel: no GPU needed."""
+    monkeypatch.setenv("KERNELWRIGHT_CACHE_DIR", str(tmp_path))
+    p = E.compile(lambda y: E.softplus(y * E.column(0) - E.row(0), 2.0, 5.0) + E.column(1) * E.row(1)
+                  + E.where(E.gt(y, 0.5), E.tanh(y), E.erf(y)))
+    k = _epilogue_kernels.key(p.code, "fp16_hi_sourced_stream_k")
+    path = _epilogue_kernels.build(k)
+    assert path is not None and os.path.getsize(path) > 0
+    assert "kw_epilogue_kernel" in open(path, "rb").read().decode("latin-1")
+    assert '"%s"' % k in open(os.path.join(os.path.dirname(path), "kernel.cu")).read()
+
+
+def test_kernel_keys_name_the_code_and_variant():
+    """The key (the extension's epilogue_kernel_key) round-trips, and the unit written for it
+    runs each step's op in its destination register, reading its sources."""
+    y = E.result()
+    p = E.compile(E.clamp(E.gelu(y * E.column(0) + E.row(0)), -1.0, 2.0))
+    k = _epilogue_kernels.key(p.code, "fp16_scaled_data_parallel")
+    assert _epilogue_kernels.parse_key(k) == (p.code, "fp16_scaled_data_parallel")
+    assert k == "fp16_scaled_data_parallel:" + ";".join(
+        ",".join(str(v) for v in p.code[i:i + 5]) for i in range(0, len(p.code), 5))
+    text = _epilogue_kernels.source(k)
+    assert "r0 = kw::cuda::epilogue_apply(static_cast<kw::EpilogueOp>(%d), r0, c0, r0);  // mul" % E.OPS.index(
+        "mul") in text
+    assert text.count("epilogue_apply(") == p.steps
+    assert "LinearFp16Programmed<false, false, false, Epilogue>" in text
+    assert "w0" in text and "k[0]" in text and "k[1]" in text
+    for bad in ("fp16_split4_stream_k:0,0,0,0,0", "fp16_scaled_stream_k:0,0,0,0"):
+        with pytest.raises(ValueError, match="key"):
+            _epilogue_kernels.parse_key(bad)
+    with pytest.raises(ValueError, match="variants"):
+        E.build([y], ["fp16_split4"])
 
 
 def test_compile_allocates_registers():

@@ -26,9 +26,6 @@ KW_DECLARE_LINEAR(linear_fp16_hi_sourced)
 KW_DECLARE_LINEAR(linear_fp16_scaled)
 KW_DECLARE_LINEAR(linear_bf16)
 KW_DECLARE_LINEAR(linear_fp16)
-KW_DECLARE_LINEAR(linear_fp16_split3_program)
-KW_DECLARE_LINEAR(linear_fp16_hi_sourced_program)
-KW_DECLARE_LINEAR(linear_fp16_scaled_program)
 #undef KW_DECLARE_LINEAR
 
 namespace {
@@ -96,6 +93,11 @@ const char* gemm_unsupported(const GemmArgs& g) {
     if (p.length < 0 || p.length > kEpilogueSteps) return "an epilogue program of too many steps";
     if (!aligned16(g.columns[0]) || !aligned16(g.columns[1]))
       return "the epilogue's column vectors must be 16-byte aligned";
+    if (g.kernel != nullptr) return g.kernel->unsupported(g);
+    // Not compiled yet: the program's kernel takes what its plain twin takes.
+    GemmArgs plain = g;
+    plain.program = nullptr;
+    return gemm_unsupported(plain);
   }
   switch (kind) {
     case Kind::kTf32: return linear_tf32_unsupported(g);
@@ -103,24 +105,32 @@ const char* gemm_unsupported(const GemmArgs& g) {
     case Kind::kFp16Split3: return linear_fp16_split3_unsupported(g);
     case Kind::kFp16HiSourced: return linear_fp16_hi_sourced_unsupported(g);
     case Kind::kFp16Scaled: return linear_fp16_scaled_unsupported(g);
-    case Kind::kFp16Split3Program: return linear_fp16_split3_program_unsupported(g);
-    case Kind::kFp16HiSourcedProgram: return linear_fp16_hi_sourced_program_unsupported(g);
-    case Kind::kFp16ScaledProgram: return linear_fp16_scaled_program_unsupported(g);
     case Kind::kBf16: return linear_bf16_unsupported(g);
     default: return linear_fp16_unsupported(g);
   }
 }
 
+const char* epilogue_variant(const GemmArgs& g) {
+  const Kind kind = programmed_kind_of(g);
+  if (kind == Kind::kNone) return nullptr;
+  const bool promoted = kind != Kind::kFp16ScaledProgram;
+  const bool sourced = kind == Kind::kFp16HiSourcedProgram;
+  const bool stream_k = stream_k_pays_off(g.m, g.n, 128, 128);  // LinearFp16Of's tiles
+#define KW_VARIANT_NAME(name, p, s, k) \
+  if (promoted == p && sourced == s && stream_k == k) return #name;
+  KW_EPILOGUE_VARIANTS(KW_VARIANT_NAME)
+#undef KW_VARIANT_NAME
+  return nullptr;
+}
+
 size_t gemm_workspace_bytes(const GemmArgs& g) {
+  if (g.program != nullptr) return g.kernel != nullptr ? g.kernel->workspace_bytes(g) : 0;
   switch (kind_of(g)) {
     case Kind::kTf32: return linear_tf32_workspace_bytes(g);
     case Kind::kTf32Split3: return linear_tf32_split3_workspace_bytes(g);
     case Kind::kFp16Split3: return linear_fp16_split3_workspace_bytes(g);
     case Kind::kFp16HiSourced: return linear_fp16_hi_sourced_workspace_bytes(g);
     case Kind::kFp16Scaled: return linear_fp16_scaled_workspace_bytes(g);
-    case Kind::kFp16Split3Program: return linear_fp16_split3_program_workspace_bytes(g);
-    case Kind::kFp16HiSourcedProgram: return linear_fp16_hi_sourced_program_workspace_bytes(g);
-    case Kind::kFp16ScaledProgram: return linear_fp16_scaled_program_workspace_bytes(g);
     case Kind::kBf16: return linear_bf16_workspace_bytes(g);
     case Kind::kFp16: return linear_fp16_workspace_bytes(g);
     default: return 0;
@@ -128,16 +138,15 @@ size_t gemm_workspace_bytes(const GemmArgs& g) {
 }
 
 int gemm(const GemmArgs& g, void* workspace, void* stream) {
+  if (g.program != nullptr)
+    return g.kernel != nullptr ? g.kernel->run(g, workspace, stream)
+                               : static_cast<int>(cudaErrorNotSupported);
   switch (kind_of(g)) {
     case Kind::kTf32: return linear_tf32_run(g, workspace, stream);
     case Kind::kTf32Split3: return linear_tf32_split3_run(g, workspace, stream);
     case Kind::kFp16Split3: return linear_fp16_split3_run(g, workspace, stream);
     case Kind::kFp16HiSourced: return linear_fp16_hi_sourced_run(g, workspace, stream);
     case Kind::kFp16Scaled: return linear_fp16_scaled_run(g, workspace, stream);
-    case Kind::kFp16Split3Program: return linear_fp16_split3_program_run(g, workspace, stream);
-    case Kind::kFp16HiSourcedProgram:
-      return linear_fp16_hi_sourced_program_run(g, workspace, stream);
-    case Kind::kFp16ScaledProgram: return linear_fp16_scaled_program_run(g, workspace, stream);
     case Kind::kBf16: return linear_bf16_run(g, workspace, stream);
     case Kind::kFp16: return linear_fp16_run(g, workspace, stream);
     default: return static_cast<int>(cudaErrorNotSupported);
@@ -153,6 +162,7 @@ const char* gemm_unsupported(const GemmArgs&) {
   return "kernelwright was built without sm_90a code (TORCH_CUDA_ARCH_LIST lacks 9.0a)";
 #endif
 }
+const char* epilogue_variant(const GemmArgs&) { return nullptr; }
 size_t gemm_workspace_bytes(const GemmArgs&) { return 0; }
 int gemm(const GemmArgs&, void*, void*) { return static_cast<int>(cudaErrorNotSupported); }
 

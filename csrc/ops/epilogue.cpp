@@ -75,7 +75,7 @@ Epilogue parse_epilogue(const char* op, at::IntArrayRef code, at::ArrayRef<doubl
                     num(columns.size()), " and ", num(rows.size()));
   Epilogue e{};
   e.program.length = static_cast<int32_t>(steps);
-  for (size_t j = 0; j < consts.size(); ++j) e.program.consts[j] = static_cast<float>(consts[j]);
+  for (size_t j = 0; j < consts.size(); ++j) e.program.consts.v[j] = static_cast<float>(consts[j]);
   const int64_t sources = kConst + static_cast<int64_t>(consts.size());
   for (int64_t s = 0; s < steps; ++s) {
     const int64_t* f = code.data() + s * kFields;
@@ -117,7 +117,7 @@ at::Tensor run_epilogue_aten(const at::Tensor& z, const Epilogue& e) {
     if (src < kRow0) return vector(e.columns, src - kColumn0, true);
     if (src < kConst) return vector(e.rows, src - kRow0, false);
     // The kernel reads constants as float: so does its twin.
-    return at::scalar_tensor(static_cast<double>(e.program.consts[src - kConst]), opts);
+    return at::scalar_tensor(static_cast<double>(e.program.consts.v[src - kConst]), opts);
   };
   for (int s = 0; s < e.program.length; ++s) {
     const EpilogueStep& step = e.program.steps[s];
@@ -171,6 +171,11 @@ at::Tensor run_epilogue_aten(const at::Tensor& z, const Epilogue& e) {
     reg[step.dst] = out;
   }
   return reg[0].sizes() == z.sizes() ? reg[0].contiguous() : reg[0].expand(z.sizes()).contiguous();
+}
+
+at::Tensor finish_output(const at::Tensor& out, int64_t n, const Epilogue* e, bool ran_program) {
+  const at::Tensor y = out.size(1) == n ? out : out.narrow(1, 0, n).contiguous();
+  return e != nullptr && !ran_program ? run_epilogue_aten(y, *e) : y;
 }
 
 #ifdef KW_WITH_CUDA

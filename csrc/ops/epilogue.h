@@ -27,6 +27,10 @@ Epilogue parse_epilogue(const char* op, at::IntArrayRef code, at::ArrayRef<doubl
 // The program run on z [m, n] with ATen ops, in z's dtype.
 at::Tensor run_epilogue_aten(const at::Tensor& z, const Epilogue& e);
 
+// A GEMM's output [m, n_pad] as [m, n], with e's program applied where the GEMM's kernel did
+// not run it (ran_program false; e may be null).
+at::Tensor finish_output(const at::Tensor& out, int64_t n, const Epilogue* e, bool ran_program);
+
 #ifdef KW_WITH_CUDA
 // Points g at e's program and vectors, as float32, the column vectors padded with zeros to g.n
 // columns where the output is padded; the copies are kept in `held` until the launch.

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "epilogue_kernels.h"
 #include "launch.h"
 
 namespace kw {
@@ -108,7 +109,11 @@ at::Tensor split_rows(const at::Tensor& src, int64_t rows_out, GemmMethod method
   return out;
 }
 
-void launch_gemm(const GemmArgs& g, const at::Tensor& like) {
+bool launch_gemm(GemmArgs g, const at::Tensor& like) {
+  if (g.program != nullptr) {
+    g.kernel = find_epilogue_kernel(*g.program, cuda::epilogue_variant(g));
+    if (g.kernel == nullptr) g.program = nullptr;
+  }
   at::Tensor workspace;
   const size_t ws = cuda::gemm_workspace_bytes(g);
   if (ws > 0) workspace = at::empty({static_cast<int64_t>(ws)}, like.options().dtype(at::kByte));
@@ -116,6 +121,7 @@ void launch_gemm(const GemmArgs& g, const at::Tensor& like) {
                              current_cuda_stream(like.device()));
   TORCH_CHECK(err == 0, "kernelwright.linear(): CUDA kernel launch failed: ",
               cuda_error_string(err));
+  return g.program != nullptr;
 }
 
 // The cross products of a three-product split, hi*lo + lo*hi, are 2^-11 of hi*hi: the tensor
@@ -141,7 +147,7 @@ bool cross_products_apart(int64_t m, int64_t n, int64_t seg) {
          static_cast<double>(m) * n * seg >= 34359738368.0;  // 2^35
 }
 
-void launch_split_gemm(GemmArgs g, const at::Tensor& a_parts, const at::Tensor& b_parts,
+bool launch_split_gemm(GemmArgs g, const at::Tensor& a_parts, const at::Tensor& b_parts,
                        const at::Tensor& out) {
   if (static_cast<GemmMethod>(g.method) == GemmMethod::kFp16Split3) {
     const int64_t seg = g.k / 3;
@@ -156,7 +162,7 @@ void launch_split_gemm(GemmArgs g, const at::Tensor& a_parts, const at::Tensor& 
       return launch_gemm(hi, out);
     }
   }
-  launch_gemm(g, out);
+  return launch_gemm(g, out);
 }
 
 }  // namespace kw

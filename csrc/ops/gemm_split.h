@@ -30,12 +30,16 @@ at::Tensor split_rows(const at::Tensor& src, int64_t rows_out, GemmMethod method
                       float* scale);
 
 // Runs g on a's device and stream with the workspace it needs; an exception on a launch error.
-void launch_gemm(const GemmArgs& g, const at::Tensor& like);
+// A program (g.program) runs in its compiled kernel where that is loaded; where not, the GEMM
+// runs without it (and the kernel is asked for, epilogue_kernels.h): false then, and the caller
+// applies the program to the output.
+bool launch_gemm(GemmArgs g, const at::Tensor& like);
 
 // Runs the split GEMM g (pointing at a_parts, b_parts and out, [m, g.n] float32) into out. A
 // three-product split (kFp16Split3) may run as two GEMMs: the cross products hi*lo + lo*hi on
 // cuBLAS into out, then hi*hi on the promoting kernel, which adds them (see gemm_split.cpp).
-void launch_split_gemm(GemmArgs g, const at::Tensor& a_parts, const at::Tensor& b_parts,
+// Returns launch_gemm's result.
+bool launch_split_gemm(GemmArgs g, const at::Tensor& a_parts, const at::Tensor& b_parts,
                        const at::Tensor& out);
 
 // act(a @ w^T + bias) for a [m, k] and w [n, k] converted by linear_prepare_weight (parts,

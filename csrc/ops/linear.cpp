@@ -169,10 +169,11 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   g.ldd = n_pad;
   std::vector<at::Tensor> held;
   if (ep != nullptr) attach_epilogue(g, *ep, n, held);
+  bool ran_program = false;
   if (split) {
     SplitOperands operands;
     if (!split_operands(a, b, method, g, operands)) return at::Tensor();
-    launch_split_gemm(g, operands.a, operands.b, out);
+    ran_program = launch_split_gemm(g, operands.a, operands.b, out);
   } else {
     g.method = static_cast<int>(method);
     g.k = k;
@@ -181,9 +182,9 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
     g.a = a.data_ptr();
     g.b = b.data_ptr();
     if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
-    launch_gemm(g, a);
+    ran_program = launch_gemm(g, a);
   }
-  return n_pad == n ? out : out.narrow(1, 0, n).contiguous();
+  return finish_output(out, n, ep, ran_program);
 }
 #endif
 

@@ -87,8 +87,7 @@ at::Tensor prepared_gemm(const at::Tensor& a, int64_t n, const at::Tensor& parts
   g.a_scale = a_scale.data_ptr<float>();
   g.b_scale = scales.data_ptr<float>();
   if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
-  launch_split_gemm(g, a_parts, parts, out);
-  return n_pad == n ? out : out.narrow(1, 0, n).contiguous();
+  return finish_output(out, n, ep, launch_split_gemm(g, a_parts, parts, out));
 }
 #endif
 

@@ -30,10 +30,13 @@ enum class SplitParts : int { kLeft3 = 0, kRight3 = 1, kHi = 2 };
 // A pointwise program the epilogue runs on each element after the bias, in fp32, instead of
 // the activation: a register machine whose instructions read any of four registers (r0 holds
 // acc + bias on entry, its value on exit is written), a constant, one of two per-column vectors
-// (indexed by n) or one of two per-row vectors (indexed by m), and write a register. One
-// instantiation serves every program, so a fused chain needs no compilation; the kernels stay
-// the same for programs of any length up to kEpilogueSteps.
-// The ops in code order, X(op) each: the enum below and the interpreter's dispatch are made
+// (indexed by n) or one of two per-row vectors (indexed by m), and write a register. Each
+// program is compiled into its own kernel on first use (kernelwright/ops/_epilogue_kernels.py
+// writes it as straight-line code, loaded through GemmKernel): an interpreter paid 12% of a
+// 1024 x 8192 x 8192 GEMM for one step and 94% for eight (H100, 2026-11-27), more than running
+// the chain after the GEMM. The constants stay arguments, so programs that differ only in them
+// share a kernel.
+// The ops in code order, X(op) each: the enum below and the code generator's table are made
 // from this one list.
 #define KW_EPILOGUE_OPS(X)                                                                   \
   /* dst = f(a) */                                                                           \
@@ -68,10 +71,40 @@ struct EpilogueStep {
   int8_t pad[3];
 };
 
+struct EpilogueConsts {
+  float v[kEpilogueConsts];
+};
+
 struct EpilogueProgram {
   int32_t length;
   EpilogueStep steps[kEpilogueSteps];
-  float consts[kEpilogueConsts];
+  EpilogueConsts consts;
+};
+
+// The float32 kernels a program has twins of, X(name, promoted, sourced, stream_k) each: the
+// three-product split (promoted partial sums), its hi*hi alone with the cross products added
+// from c (sourced), the single scaled product ('high'); each on persistent data-parallel tiles
+// or stream-K.
+#define KW_EPILOGUE_VARIANTS(X)                      \
+  X(fp16_split3_data_parallel, true, false, false)    \
+  X(fp16_split3_stream_k, true, false, true)          \
+  X(fp16_hi_sourced_data_parallel, true, true, false) \
+  X(fp16_hi_sourced_stream_k, true, true, true)       \
+  X(fp16_scaled_data_parallel, false, false, false)   \
+  X(fp16_scaled_stream_k, false, false, true)
+
+struct GemmArgs;
+
+// A compiled program's kernel, as its shared library exports it (kw_epilogue_kernel()). abi:
+// kGemmAbi of the headers it was built from; key: the program and variant it runs
+// (epilogue_kernel_key).
+constexpr int kGemmAbi = 1;
+struct GemmKernel {
+  int abi;
+  const char* key;
+  const char* (*unsupported)(const GemmArgs&);
+  size_t (*workspace_bytes)(const GemmArgs&);
+  int (*run)(const GemmArgs&, void* workspace, void* stream);
 };
 
 // d[m, n] = act(sum_k a[m, k] * b[n, k] + bias[n]); k is contiguous in a and b, n in d.
@@ -97,13 +130,30 @@ struct GemmArgs {
   const float* c;
   int64_t ldc;
   // When set, the epilogue runs this program in place of `activation` (which must be kNone),
-  // reading columns[j] ([n] float32, 16-byte aligned, null: 0) and rows[j] ([m] float32).
+  // reading columns[j] ([n] float32, 16-byte aligned, null: 0) and rows[j] ([m] float32), in
+  // `kernel`, the program's compiled twin of the kernel these arguments pick.
   const EpilogueProgram* program;
+  const GemmKernel* kernel;
   const float* columns[2];
   const float* rows[2];
 };
 
 namespace cuda {
+int sm_count();
+
+// Whether stream-K beats data-parallel tiles of tile_m x tile_n: when whole waves of tiles
+// would leave more SMs idle than stream-K's own cost, measured at 12-15% (linear_sm90.cuh).
+inline bool stream_k_pays_off(int64_t m, int64_t n, int64_t tile_m, int64_t tile_n) {
+  const int64_t tiles = ((m + tile_m - 1) / tile_m) * ((n + tile_n - 1) / tile_n);
+  const int64_t sms = sm_count();
+  const int64_t waves = (tiles + sms - 1) / sms;
+  return tiles < 0.85 * static_cast<double>(waves * sms);
+}
+
+// The KW_EPILOGUE_VARIANTS name of the kernel that runs args' program, or null where none
+// does (another dtype or method).
+const char* epilogue_variant(const GemmArgs& args);
+
 // 0 when a kernel exists for these arguments (shapes, alignment, dtype, method), else a
 // reason the caller can report while it falls back to another path.
 const char* gemm_unsupported(const GemmArgs& args);

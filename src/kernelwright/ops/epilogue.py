@@ -3,8 +3,11 @@
 ``linear(x, weight, bias, epilogue=lambda y: E.clamp(E.gelu(y * 2.0 + E.column(s)), -1, 1))``
 runs the chain in the GEMM's epilogue: the output is written once, after the chain, and the
 GEMM's own result never reaches memory. The expression is compiled into a small register
-program (``kw::EpilogueProgram``, csrc/include/kw/gemm.h) that one prebuilt kernel interprets,
-so a new chain costs no compilation. Operands: Python numbers, ``column(t)`` (a value per output
+program (``kw::EpilogueProgram``, csrc/include/kw/gemm.h), and the program into its own GEMM
+kernel, with nvcc, the first time a call needs it (about a minute; cached on disk, so once per
+program and GEMM variant; :func:`build` compiles ahead of time, in parallel). Until its kernel is
+loaded a call runs the GEMM, then the program: the same result. Programs differing only in
+their constants share a kernel. Operands: Python numbers, ``column(t)`` (a value per output
 column, shape [out_features]: a bias, a per-feature scale) and ``row(t)`` (a value per row of
 the output, shape [rows]). Where the Hopper kernels do not run (other GPUs, the CPU, float64),
 the same program runs with ATen ops on the GEMM's result.
@@ -12,7 +15,26 @@ the same program runs with ATen ops on the GEMM's result.
 
 from kernelwright.ops._epilogue_expr import (CONSTS, OPS, REGISTERS, STEPS, EpilogueError, Expr,  # noqa: F401
                                              _node, _wrap, column, result, row)
+from kernelwright.ops._common import ext
+from kernelwright.ops import _epilogue_kernels
 from kernelwright.ops._epilogue_program import Program, compile, evaluate  # noqa: F401
+
+
+def build(programs, variants=None, jobs=None):
+    """Compiles and loads the GEMM kernels of ``programs`` (Programs or expressions) ahead of
+    their first call, ``jobs`` at a time (default: the CPUs). variants: names among
+    ``kernelwright.ops.epilogue.VARIANTS`` (default all six: 'highest' splits three products,
+    fused or with the cross products apart, 'high' one; each on data-parallel tiles or
+    stream-K, as the shape picks). Returns the kernels' keys."""
+    chosen = list(variants or VARIANTS)
+    unknown = [v for v in chosen if v not in VARIANTS]
+    if unknown:
+        raise ValueError("build(): unknown variants %s; known: %s" % (unknown, ", ".join(VARIANTS)))
+    codes = [(p if isinstance(p, Program) else compile(p)).code for p in programs]
+    return _epilogue_kernels.load([_epilogue_kernels.key(c, v) for c in codes for v in chosen], ext, jobs)
+
+
+VARIANTS = tuple(_epilogue_kernels.variants())
 
 
 def neg(x): return _node('neg', x)

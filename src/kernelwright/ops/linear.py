@@ -3,6 +3,7 @@ import weakref
 
 import torch
 
+from kernelwright.ops import _epilogue_kernels
 from kernelwright.ops import epilogue as _epilogue
 from kernelwright.ops._common import check_floating, ext, run
 
@@ -37,7 +38,10 @@ def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None):
     pointwise expression built with :mod:`kernelwright.ops.epilogue` (or such an expression),
     run in the GEMM's epilogue on the tensor cores' output: ``epilogue=lambda y: E.clamp(
     E.gelu(y * 2.0 + E.column(scale)), -1, 1)`` writes only the clamped result; or a Program
-    compiled once (:func:`kernelwright.ops.epilogue.compile`, then ``Program.bind``).
+    compiled once (:func:`kernelwright.ops.epilogue.compile`, then ``Program.bind``). Each
+    program gets its own kernel, compiled with nvcc when a call first needs it (about a minute,
+    once: cached on disk); that call, and every call where no kernel applies, runs the program
+    after the GEMM instead.
     """
     if epilogue is not None:
         if activation not in (None, "none"):
@@ -57,8 +61,11 @@ def linear_program(x, weight, bias, program, cache=None):
     parts = cache.parts(weight) if cache is not None and not torch.compiler.is_compiling() else None
     if parts is None:
         parts = (None, None)
-    return run(ext.linear_program, _program_op, x, weight, bias, program.code, program.consts,
-               list(program.columns), list(program.rows), *parts)
+    out = run(ext.linear_program, _program_op, x, weight, bias, program.code, program.consts,
+              list(program.columns), list(program.rows), *parts)
+    if x.is_cuda and not torch.compiler.is_compiling():
+        _epilogue_kernels.serve_wanted(ext)  # the program's kernel, for the calls after this one
+    return out
 
 
 class WeightCache:

@@ -168,6 +168,7 @@ def _measure_fusion(fusion, gemm_args, spec, twin, args, group, call, device, bu
     cache = anchors.weight_cache() if fusion.held_weight else None
     run = lambda: fusion.call(values, cache)  # noqa: E731
     try:
+        run()  # the first call of a program builds its kernel (once, cached) and runs apart
         got = run()
     except (RuntimeError, ValueError, TypeError) as error:
         timing.note = "the fused GEMM failed: %s" % str(error).splitlines()[0][:160]

@@ -19,13 +19,11 @@
 #include "cutlass/gemm/device/gemm_universal_adapter.h"
 #include "cutlass/gemm/dispatch_policy.hpp"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
-#include "kw/cuda/epilogue_program.cuh"
+#include "kw/cuda/epilogue_ops.cuh"
 #include "kw/gemm.h"
 
 namespace kw {
 namespace cuda {
-
-int sm_count();
 
 // The activation as a CUTLASS epilogue compute functor whose kind is a run-time argument.
 template <class T>
@@ -68,10 +66,18 @@ struct LinearActivation<cutlass::Array<T, N>> {
 // split operands d = act(acc * a_scale[m] * b_scale[n] + bias[n]), which undoes both scalings
 // before the bias, in fp32. Sourced: c, the cross products of the split summed apart (see
 // launch_split_gemm), is added to acc before the scales: d = act((acc + c) * a_scale * b_scale
-// + bias). Programmed: a pointwise program (kw::EpilogueProgram, with two vectors along n and
-// two along m) takes the activation's place.
-template <class ElementD, class TileShape, bool RowScaled, bool Sourced, bool Programmed>
+// + bias). Program (a GeneratedEpilogue, not NoProgram): a compiled pointwise program
+// (kw::EpilogueProgram, with two vectors along n and two along m) takes the activation's place.
+template <class T>
+struct NoProgram {};
+
+template <template <class> class Program>
+constexpr bool kProgrammed = !cute::is_same_v<Program<float>, NoProgram<float>>;
+
+template <class ElementD, class TileShape, bool RowScaled, bool Sourced,
+          template <class> class Program>
 struct LinearEpilogue {
+  static constexpr bool Programmed = kProgrammed<Program>;
   static_assert(!Sourced || RowScaled, "a source is the split's cross products");
   static constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
   template <class Op, class... Children>
@@ -96,7 +102,7 @@ struct LinearEpilogue {
   using PerRow = AScale;     // a float per m: CUTLASS's column broadcast
   using Callbacks = cute::conditional_t<
       Programmed,
-      Node<Compute<EpilogueInterpreter, ElementD>, Affine, PerColumn, PerColumn, PerRow, PerRow>,
+      Node<Compute<Program, ElementD>, Affine, PerColumn, PerColumn, PerRow, PerRow>,
       Node<Compute<LinearActivation, ElementD>, Affine>>;
 
   static typename Affine::Arguments affine(const GemmArgs& g) {
@@ -113,7 +119,7 @@ struct LinearEpilogue {
   static typename Callbacks::Arguments arguments(const GemmArgs& g) {
     if constexpr (Programmed) {
       return {affine(g),      {g.columns[0]}, {g.columns[1]}, {g.rows[0]},
-              {g.rows[1]},    {*g.program}};
+              {g.rows[1]},    {g.program->consts}};
     } else {
       return {affine(g), {g.activation}};
     }
@@ -122,12 +128,13 @@ struct LinearEpilogue {
 
 // ElementAB: the operands' type; ElementD: the output's and the bias's. Promoted: partial sums
 // leave the tensor cores every promotion_interval instructions. RowScaled: the operands are
-// row-scaled; Sourced: a float32 c is added to the sum; Programmed: the epilogue runs a program
-// (LinearEpilogue). TileScheduler: stream-K (the default) or CUTLASS's persistent
+// row-scaled; Sourced: a float32 c is added to the sum; Program: the epilogue runs a compiled
+// program (LinearEpilogue). TileScheduler: stream-K (the default) or CUTLASS's persistent
 // data-parallel scheduler.
 template <class ElementAB, class ElementD, class TileShape, class ClusterShape, bool Promoted,
           bool RowScaled, bool Sourced = false,
-          class TileScheduler = cutlass::gemm::StreamKScheduler, bool Programmed = false>
+          class TileScheduler = cutlass::gemm::StreamKScheduler,
+          template <class> class Program = NoProgram>
 struct LinearSm90 {
   using LayoutA = cutlass::layout::RowMajor;     // [m, k]
   using LayoutB = cutlass::layout::ColumnMajor;  // [n, k] read as a k x n column-major B
@@ -138,7 +145,7 @@ struct LinearSm90 {
   using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
   using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
 
-  using Fusion = LinearEpilogue<ElementD, TileShape, RowScaled, Sourced, Programmed>;
+  using Fusion = LinearEpilogue<ElementD, TileShape, RowScaled, Sourced, Program>;
   using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       cutlass::epilogue::collective::EpilogueTileAuto, float, float, typename Fusion::ElementC,
@@ -229,9 +236,10 @@ using LinearTf32Split3 = LinearSm90<float, float, Tile128x128x32, Cluster1x2, tr
 // against 0.394 at 16384x4096 -> 1024, both with thousands of tiles.
 using Tile128x128x64 = cute::Shape<cute::_128, cute::_128, cute::_64>;
 using DataParallel = cutlass::gemm::PersistentScheduler;
-template <bool Promoted, class Scheduler, bool Sourced = false, bool Programmed = false>
+template <bool Promoted, class Scheduler, bool Sourced = false,
+          template <class> class Program = NoProgram>
 using LinearFp16Of = LinearSm90<cutlass::half_t, float, Tile128x128x64, Cluster1x2, Promoted, true,
-                                Sourced, Scheduler, Programmed>;
+                                Sourced, Scheduler, Program>;
 using LinearFp16Split3 = LinearFp16Of<true, DataParallel>;
 using LinearFp16Split3StreamK = LinearFp16Of<true, cutlass::gemm::StreamKScheduler>;
 // hi*hi alone, its cross products added from c (launch_split_gemm).
@@ -239,15 +247,6 @@ using LinearFp16HiSourced = LinearFp16Of<true, DataParallel, true>;
 using LinearFp16HiSourcedStreamK = LinearFp16Of<true, cutlass::gemm::StreamKScheduler, true>;
 using LinearFp16Scaled = LinearFp16Of<false, DataParallel>;
 using LinearFp16ScaledStreamK = LinearFp16Of<false, cutlass::gemm::StreamKScheduler>;
-// The same with a programmed epilogue (linear_program): one twin per float32 kernel that
-// 'highest' and 'high' use.
-using LinearFp16Split3Program = LinearFp16Of<true, DataParallel, false, true>;
-using LinearFp16Split3ProgramStreamK = LinearFp16Of<true, cutlass::gemm::StreamKScheduler, false, true>;
-using LinearFp16HiSourcedProgram = LinearFp16Of<true, DataParallel, true, true>;
-using LinearFp16HiSourcedProgramStreamK =
-    LinearFp16Of<true, cutlass::gemm::StreamKScheduler, true, true>;
-using LinearFp16ScaledProgram = LinearFp16Of<false, DataParallel, false, true>;
-using LinearFp16ScaledProgramStreamK = LinearFp16Of<false, cutlass::gemm::StreamKScheduler, false, true>;
 using LinearBf16 = LinearSm90<cutlass::bfloat16_t, cutlass::bfloat16_t,
                               cute::Shape<cute::_128, cute::_256, cute::_64>, Cluster1x2, false,
                               false>;
@@ -264,16 +263,10 @@ using LinearFp16 = LinearSm90<cutlass::half_t, cutlass::half_t,
     return Config::run(g, workspace, stream);                                               \
   }
 
-// Stream-K when whole waves of data-parallel tiles would leave more SMs idle than stream-K's
-// own cost, measured at 12-15% (above).
 template <class Config>
 bool stream_k_pays_off(const GemmArgs& g) {
   using Tile = typename Config::Tile;
-  const int64_t tile_m = cute::size<0>(Tile{}), tile_n = cute::size<1>(Tile{});
-  const int64_t tiles = ((g.m + tile_m - 1) / tile_m) * ((g.n + tile_n - 1) / tile_n);
-  const int64_t sms = sm_count();
-  const int64_t waves = (tiles + sms - 1) / sms;
-  return tiles < 0.85 * static_cast<double>(waves * sms);
+  return stream_k_pays_off(g.m, g.n, cute::size<0>(Tile{}), cute::size<1>(Tile{}));
 }
 
 // A kind whose data-parallel config (compiled here) hands shapes with too few tiles to its
@@ -294,6 +287,35 @@ bool stream_k_pays_off(const GemmArgs& g) {
   int Kind##_run(const GemmArgs& g, void* workspace, void* stream) {                          \
     return stream_k_pays_off<Config>(g) ? Kind##_stream_k_run(g, workspace, stream)           \
                                         : Kind##_data_parallel_run(g, workspace, stream);     \
+  }
+
+// A compiled program's kernel (kernelwright/ops/_epilogue_kernels.py writes the unit that
+// expands this): Variant is a KW_EPILOGUE_VARIANTS row, Epilogue the program's
+// GeneratedEpilogue. The library brings its own sm_count(), since the extension's is not
+// exported to it.
+template <bool Promoted, bool Sourced, bool StreamK, template <class> class Epilogue>
+using LinearFp16Programmed =
+    LinearFp16Of<Promoted, cute::conditional_t<StreamK, cutlass::gemm::StreamKScheduler, DataParallel>,
+                 Sourced, Epilogue>;
+
+#define KW_EXPORT_EPILOGUE_KERNEL(Config, key_string)                                        \
+  int kw::cuda::sm_count() {                                                                 \
+    int device = 0, count = 0;                                                               \
+    cudaGetDevice(&device);                                                                  \
+    cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device);                  \
+    return count;                                                                            \
+  }                                                                                          \
+  namespace {                                                                                \
+  const char* kw_unsupported(const kw::GemmArgs& g) { return Config::unsupported(g); }       \
+  size_t kw_workspace_bytes(const kw::GemmArgs& g) { return Config::workspace_bytes(g); }    \
+  int kw_run(const kw::GemmArgs& g, void* workspace, void* stream) {                         \
+    return Config::run(g, workspace, stream);                                                \
+  }                                                                                          \
+  const kw::GemmKernel kw_kernel{kw::kGemmAbi, key_string, kw_unsupported,                   \
+                                 kw_workspace_bytes, kw_run};                                \
+  }                                                                                          \
+  extern "C" __attribute__((visibility("default"))) const kw::GemmKernel* kw_epilogue_kernel() { \
+    return &kw_kernel;                                                                       \
   }
 
 }  // namespace cuda

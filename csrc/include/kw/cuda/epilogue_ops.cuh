@@ -1,9 +1,6 @@
-// The epilogue's program interpreter (kw::EpilogueProgram), as a CUTLASS compute functor.
-//
-// Each instruction runs on a whole fragment (the elements one thread holds of an epilogue
-// subtile), so the decoding is paid once per fragment, and every branch is uniform across the
-// grid. Registers and operands are picked by switches with constant indices in every case: a
-// register file indexed at run time would live in local memory.
+// The math of a GEMM epilogue program's ops (kw::EpilogueProgram), and the CUTLASS compute
+// functor that a program compiled into straight-line code (kernelwright/ops/_epilogue_kernels.py)
+// runs in.
 #pragma once
 
 #include <cutlass/array.h>
@@ -61,73 +58,31 @@ CUTLASS_HOST_DEVICE float epilogue_apply(EpilogueOp op, float a, float b, float 
   }
 }
 
-template <EpilogueOp Op, class T, int N>
-CUTLASS_HOST_DEVICE void apply_each(cutlass::Array<T, N>& out, cutlass::Array<T, N> const& a,
-                                    cutlass::Array<T, N> const& b, cutlass::Array<T, N> const& c) {
-  CUTLASS_PRAGMA_UNROLL
-  for (int i = 0; i < N; ++i) out[i] = epilogue_apply(Op, a[i], b[i], c[i]);
-}
-
-// The functor CUTLASS's Sm90Compute calls with the node's children converted to fp32: the
-// affine result (acc + bias, register 0 on entry), the two column vectors and the two row
-// vectors; the program rides in the kernel's parameters.
-template <class T>
-struct EpilogueInterpreter {
+// Body::apply(x, column0, column1, row0, row1, consts) is the program on one element: x is
+// the affine result (acc + bias), the vectors' values at its column and row (0 where absent).
+// CUTLASS's Sm90Compute calls this with the node's children converted to fp32, a fragment (the
+// elements one thread holds of an epilogue subtile) at a time; the constants ride in the
+// kernel's parameters.
+template <class Body, class T>
+struct GeneratedEpilogue {
   struct Arguments {
-    EpilogueProgram program;
+    EpilogueConsts consts;
   };
 };
 
-template <class T, int N>
-struct EpilogueInterpreter<cutlass::Array<T, N>> {
-  using Arguments = typename EpilogueInterpreter<T>::Arguments;
+template <class Body, class T, int N>
+struct GeneratedEpilogue<Body, cutlass::Array<T, N>> {
+  using Arguments = typename GeneratedEpilogue<Body, T>::Arguments;
   using Frag = cutlass::Array<T, N>;
 
   CUTLASS_HOST_DEVICE Frag operator()(Frag const& x, Frag const& column0, Frag const& column1,
                                       Frag const& row0, Frag const& row1,
                                       Arguments const& args) const {
-    const EpilogueProgram& p = args.program;
-    Frag r0 = x, r1, r2, r3;
-    r1.clear();
-    r2.clear();
-    r3.clear();
-    auto fetch = [&](int src) -> Frag {
-      switch (src) {
-        case kReg0: return r0;
-        case kReg1: return r1;
-        case kReg2: return r2;
-        case kReg3: return r3;
-        case kColumn0: return column0;
-        case kColumn1: return column1;
-        case kRow0: return row0;
-        case kRow1: return row1;
-        default: {
-          Frag k;
-          k.fill(p.consts[src - kConst]);
-          return k;
-        }
-      }
-    };
-    for (int pc = 0; pc < p.length; ++pc) {
-      const EpilogueStep step = p.steps[pc];
-      const EpilogueOp op = static_cast<EpilogueOp>(step.op);
-      const Frag a = fetch(step.a), b = fetch(step.b), c = fetch(step.c);
-      Frag out;
-      switch (op) {  // the element loop inside each case, so that its op is a constant there
-#define KW_EPILOGUE_CASE(Op) \
-  case EpilogueOp::Op: apply_each<EpilogueOp::Op>(out, a, b, c); break;
-        KW_EPILOGUE_OPS(KW_EPILOGUE_CASE)
-#undef KW_EPILOGUE_CASE
-        default: out = a; break;
-      }
-      switch (step.dst) {
-        case kReg0: r0 = out; break;
-        case kReg1: r1 = out; break;
-        case kReg2: r2 = out; break;
-        default: r3 = out; break;
-      }
-    }
-    return r0;
+    Frag out;
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < N; ++i)
+      out[i] = Body::apply(x[i], column0[i], column1[i], row0[i], row1[i], args.consts.v);
+    return out;
   }
 };
 

@@ -1,0 +1,28 @@
+// The compiled kernels of GEMM epilogue programs: shared libraries that
+// kernelwright/ops/_epilogue_kernels.py builds on first use and loads here, found by program
+// and variant at each launch.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kw/gemm.h"
+
+namespace kw {
+
+// "<variant>:<op>,<dst>,<a>,<b>,<c>;..." for each step: the program's code with the variant of
+// the kernel it runs in; the constants are the kernel's arguments, not part of its key.
+std::string epilogue_kernel_key(const EpilogueProgram& program, const char* variant);
+
+// The loaded kernel for `program` in `variant`, or null; a key asked for and not loaded is
+// kept for take_wanted_epilogue_kernels, once.
+const GemmKernel* find_epilogue_kernel(const EpilogueProgram& program, const char* variant);
+
+// The keys asked for since the last call, each once per process.
+std::vector<std::string> take_wanted_epilogue_kernels();
+
+// Loads the shared library at `path` (its kw_epilogue_kernel()) and returns the key it serves;
+// a Python RuntimeError where it cannot be loaded or was built from other headers.
+std::string load_epilogue_kernel(const std::string& path);
+
+}  // namespace kw

@@ -1,0 +1,176 @@
+"""Each GEMM epilogue program compiled into its own kernel: the program written as straight-line
+CUDA (one function of an element), instantiated in the Hopper GEMM of the variant a call needs,
+built with nvcc into a shared library on first use, cached on disk and loaded into the extension.
+
+A call whose kernel is not loaded runs the GEMM and then the program's ATen twin (the result is
+the same) and asks for the kernel; :func:`serve_wanted`, run after each programmed call, builds
+what was asked. Programs that differ only in their constants share a kernel: the constants are
+its arguments."""
+
+import concurrent.futures
+import functools
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+from kernelwright._build import sources
+from kernelwright._build.cache import cache_dir, digest
+from kernelwright._build.lock import build_lock
+from kernelwright.ops._epilogue_expr import _COLUMN0, _CONST0, _ROW0, OPS, REGISTERS
+
+ENV_JIT = "KERNELWRIGHT_EPILOGUE_JIT"  # "0": never compile; programs run after the GEMM
+_failed = set()  # keys whose build failed in this process: not tried again
+
+
+def _log(message):
+    print("kernelwright: " + message, file=sys.stderr, flush=True)
+
+
+@functools.lru_cache(maxsize=None)
+def variants():
+    """{name: (promoted, sourced, stream_k)}, as KW_EPILOGUE_VARIANTS in kw/gemm.h lists them."""
+    with open(os.path.join(_csrc(), "include", "kw", "gemm.h")) as f:
+        text = f.read()
+    rows = re.findall(r"X\((\w+), (true|false), (true|false), (true|false)\)", text)
+    return {name: tuple(v == "true" for v in flags) for name, *flags in rows}
+
+
+def key(code, variant):
+    """The extension's key for ``code`` run in ``variant`` (epilogue_kernel_key in C++)."""
+    steps = [",".join(str(v) for v in code[s:s + 5]) for s in range(0, len(code), 5)]
+    return "%s:%s" % (variant, ";".join(steps))
+
+
+def parse_key(k):
+    variant, _, steps = k.partition(":")
+    code = [int(v) for step in steps.split(";") if step for v in step.split(",")]
+    if variant not in variants() or len(code) % 5:
+        raise ValueError("not an epilogue kernel key: %r" % k)
+    return code, variant
+
+
+def _operand(src):
+    if src < REGISTERS:
+        return "r%d" % src
+    if src < _ROW0:
+        return "c%d" % (src - _COLUMN0)
+    if src < _CONST0:
+        return "w%d" % (src - _ROW0)
+    return "k[%d]" % (src - _CONST0)
+
+
+def body(code):
+    """The program as a function of one element: x (acc + bias), the column vectors' values c0,
+    c1, the row vectors' w0, w1, the constants k. Each step is one call of epilogue_apply with
+    its op a constant, which the compiler folds to that op's math."""
+    lines = ["float r0 = x, r1 = 0.0f, r2 = 0.0f, r3 = 0.0f;"]
+    for s in range(0, len(code), 5):
+        op, dst, a, b, c = code[s:s + 5]
+        lines.append("r%d = kw::cuda::epilogue_apply(static_cast<kw::EpilogueOp>(%d), %s, %s, %s);  // %s"
+                     % (dst, op, _operand(a), _operand(b), _operand(c), OPS[op]))
+    lines.append("return r0;")
+    return ("struct Body {\n"
+            "  CUTLASS_HOST_DEVICE static float apply(float x, float c0, float c1, float w0, float w1,\n"
+            "                                         const float* k) {\n"
+            + "".join("    %s\n" % line for line in lines)
+            + "  }\n};\n")
+
+
+def source(k):
+    """The translation unit of the kernel for key ``k``."""
+    code, variant = parse_key(k)
+    promoted, sourced, stream_k = (("true" if v else "false") for v in variants()[variant])
+    return ("// A GEMM epilogue program compiled by kernelwright (kernelwright/ops/_epilogue_kernels.py).\n"
+            "#include \"kw/cuda/linear_sm90.cuh\"\n\nnamespace {\n\n" + body(code) +
+            "\ntemplate <class T>\nusing Epilogue = kw::cuda::GeneratedEpilogue<Body, T>;\n"
+            "using Config = kw::cuda::LinearFp16Programmed<%s, %s, %s, Epilogue>;\n\n}  // namespace\n\n"
+            "KW_EXPORT_EPILOGUE_KERNEL(Config, \"%s\")\n" % (promoted, sourced, stream_k, k))
+
+
+@functools.lru_cache(maxsize=None)
+def _csrc():
+    csrc = sources.find_csrc()
+    if csrc is None:
+        raise RuntimeError("kernelwright's C++ sources are not installed beside the package")
+    return csrc
+
+
+def _nvcc():
+    from torch.utils.cpp_extension import CUDA_HOME
+
+    found = os.path.join(CUDA_HOME, "bin", "nvcc") if CUDA_HOME else None
+    return found if found and os.path.isfile(found) else shutil.which("nvcc")
+
+
+def command(nvcc, src, out):
+    """nvcc's command line for the unit ``src`` into the shared library ``out``: linked to the
+    CUDA runtime torch has loaded (one runtime in the process), exporting kw_epilogue_kernel
+    alone."""
+    cutlass = sources.cutlass_include()
+    return [nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr", "-DKW_WITH_CUDA",
+            "-DKW_WITH_CUTLASS", "-DKW_SM90A", "-gencode=arch=compute_90a,code=sm_90a",
+            "-cudart", "shared", "-Xcompiler", "-fPIC,-fvisibility=hidden", "-shared", "-I" + os.path.join(_csrc(), "include"), "-I" + cutlass,
+            "-o", out, src]
+
+
+@functools.lru_cache(maxsize=None)
+def _headers_hash():
+    return sources.source_hash(_csrc())
+
+
+def build(k):
+    """The path of the shared library for key ``k``, compiled unless cached; None (and the
+    reason logged once) where it cannot be built."""
+    if k in _failed:
+        return None
+    nvcc, cutlass = _nvcc(), sources.cutlass_include()
+    if nvcc is None or cutlass is None:
+        _failed.add(k)
+        _log("cannot compile a GEMM epilogue kernel (%s); the epilogue runs after the GEMM"
+             % ("nvcc not found: set CUDA_HOME" if nvcc is None else "no CUTLASS headers: pip install nvidia-cutlass"))
+        return None
+    text = source(k)
+    where = cache_dir("epilogues", digest(text, _headers_hash(), nvcc))
+    lib = os.path.join(where, "kernel.so")
+    with build_lock(where, log=_log):
+        if os.path.isfile(lib):
+            return lib
+        src = os.path.join(where, "kernel.cu")
+        with open(src, "w") as f:
+            f.write(text)
+        _log("compiling the GEMM epilogue kernel %s (about a minute, once; cached in %s)" % (k, where))
+        start = time.time()
+        partial = lib + ".partial"
+        done = subprocess.run(command(nvcc, src, partial), capture_output=True, text=True)
+        with open(os.path.join(where, "build.log"), "w") as f:
+            f.write(done.stdout + done.stderr)
+        if done.returncode != 0:
+            _failed.add(k)
+            _log("the GEMM epilogue kernel did not compile (log: %s); the epilogue runs after the GEMM"
+                 % os.path.join(where, "build.log"))
+            return None
+        os.replace(partial, lib)
+        _log("compiled in %.0f s" % (time.time() - start))
+    return lib
+
+
+def load(keys, ext, jobs=None):
+    """Builds (in parallel, ``jobs`` at a time: default the CPUs) and loads the kernels of
+    ``keys``; the keys loaded."""
+    keys = [k for k in dict.fromkeys(keys) if k not in _failed]
+    if not keys:
+        return []
+    workers = max(1, min(len(keys), jobs or os.cpu_count() or 1))
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        paths = list(pool.map(build, keys))
+    return [ext.load_epilogue_kernel(p) for p in paths if p is not None]
+
+
+def serve_wanted(ext):
+    """Builds and loads the kernels the extension asked for since it was last asked."""
+    wanted = ext.epilogue_kernels_wanted()
+    if wanted and os.environ.get(ENV_JIT, "1") != "0":
+        load(wanted, ext)
