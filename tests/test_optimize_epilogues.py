@@ -70,13 +70,24 @@ def test_every_candidate_in_the_corpus_computes_what_its_group_does():
     assert checked >= len(FUSIBLE)
 
 
+@pytest.fixture(scope="module")
+def fused_kernels():
+    """The kernels of every FUSIBLE model's programs in the variant their small shapes pick,
+    compiled in parallel once, so that no test waits on nvcc for its own."""
+    from kernelwright.ops import epilogue as E
+
+    E.build([f.program for m in FUSIBLE for f in _fusions(m)[1][0].values()], ["fp16_split3_stream_k"])
+
+
 @pytest.mark.cuda
 @pytest.mark.parametrize("path", FUSIBLE, ids=model_id)
-def test_the_fused_gemm_computes_what_the_gemm_and_its_group_do_on_the_gpu(path, monkeypatch):
+def test_the_fused_gemm_computes_what_the_gemm_and_its_group_do_on_the_gpu(path, monkeypatch, fused_kernels):
     """The corpus check above on CUDA, where the Hopper GEMM's epilogue runs the program at
     'highest'. The fp16 split is forced: these products are small enough that 'highest' would
-    otherwise leave them to cuBLAS and run the program with ATen."""
+    otherwise leave them to cuBLAS and run the program with ATen. A kernel not built by the
+    fixture is not compiled here: its program runs after the GEMM."""
     monkeypatch.setenv("KERNELWRIGHT_GEMM_SPLIT", "fp16")
+    monkeypatch.setenv("KERNELWRIGHT_EPILOGUE_JIT", "0")
     _, model, inputs = build(path, device="cuda")
     plan = planning.plan(capture.capture(model, inputs))
     fusions, _ = epilogues.candidates(plan)
