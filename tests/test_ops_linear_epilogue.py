@@ -4,6 +4,7 @@ elsewhere, against the same chain written with PyTorch's own functions in float6
 
 import os
 import re
+import sys
 import types
 
 import pytest
@@ -57,6 +58,9 @@ STEPS = [
 ]
 
 
+# The program test_each_variant_runs_the_program_in_its_kernel runs in every variant.
+VARIANT_PROGRAM = E.compile(lambda y: SMOOTH[5][1](E, y, 0, 0))
+
 # The kernel these tests' small shapes pick at 'highest' (stream-K: fewer tiles than SMs) with
 # the cross products fused; the program is the same code in every variant, and
 # test_each_variant_runs_the_program_in_its_kernel runs one program in each.
@@ -75,7 +79,12 @@ def epilogue_kernels():
     old = os.environ.get(_epilogue_kernels.ENV_JIT)
     os.environ[_epilogue_kernels.ENV_JIT] = "0"
     if torch.cuda.is_available() and _can_build():
-        E.build([(lambda y, fn=fn: fn(E, y, 0, 0)) for _, fn in SMOOTH + STEPS], SMALL_VARIANTS)
+        from kernelwright.ops._common import ext
+
+        codes = [E.compile(lambda y, fn=fn: fn(E, y, 0, 0)).code for _, fn in SMOOTH + STEPS]
+        keys = [_epilogue_kernels.key(c, v) for c in codes for v in SMALL_VARIANTS]
+        keys += [_epilogue_kernels.key(VARIANT_PROGRAM.code, v) for v in _epilogue_kernels.variants()]
+        _epilogue_kernels.load(keys, ext)  # one parallel batch
     yield
     if old is None:
         del os.environ[_epilogue_kernels.ENV_JIT]
@@ -230,7 +239,7 @@ def test_each_variant_runs_the_program_in_its_kernel(variant):
     x, w, b = make(m, 136, 64, torch.float32, "cuda")
     c, r = vectors(m, 136, "cuda", 9)
     fn = SMOOTH[5][1]
-    E.build([lambda y: fn(E, y, 0, 0)], [variant])
+    E.build([VARIANT_PROGRAM], [variant])  # built by the fixture: loads it again
     os.environ["KERNELWRIGHT_GEMM_CROSS"] = "apart" if sourced else "fused"
     try:
         with precision("highest" if promoted else "high"):
@@ -258,6 +267,54 @@ def test_a_generated_unit_compiles(tmp_path, monkeypatch):
     assert path is not None and os.path.getsize(path) > 0
     assert "kw_epilogue_kernel" in open(path, "rb").read().decode("latin-1")
     assert '"%s"' % k in open(os.path.join(os.path.dirname(path), "kernel.cu")).read()
+
+
+class _FakeExtension:
+    """The extension's two registry functions: keys asked for, and a loader that refuses."""
+
+    def __init__(self, wanted):
+        self.wanted = list(wanted)
+
+    def epilogue_kernels_wanted(self):
+        wanted, self.wanted = self.wanted, []
+        return wanted
+
+    def load_epilogue_kernel(self, path):
+        raise RuntimeError("kernelwright: cannot load the epilogue kernel %s: undefined symbol" % path)
+
+
+def test_a_kernel_that_cannot_be_built_or_loaded_leaves_its_calls_running_apart(tmp_path, monkeypatch, capsys):
+    """A failed compile or load is said once (with the build log's path) and not tried again; with
+    KERNELWRIGHT_EPILOGUE_JIT=0 nothing is compiled. None of it raises: the calls run apart."""
+    monkeypatch.setenv("KERNELWRIGHT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv(_epilogue_kernels.ENV_JIT, "1")
+    monkeypatch.setattr(_epilogue_kernels, "_failed", set())
+    monkeypatch.setattr(_epilogue_kernels, "_nvcc", lambda: sys.executable)
+    monkeypatch.setattr(sources, "cutlass_include", lambda: str(tmp_path))
+    # A compiler that fails: the build log keeps what it printed.
+    monkeypatch.setattr(_epilogue_kernels, "command",
+                        lambda nvcc, src, out: [nvcc, "-c", "import sys; print('syntax error'); sys.exit(1)"])
+    bad = _epilogue_kernels.key(E.compile(lambda y: E.relu(y)).code, "fp16_split3_stream_k")
+    _epilogue_kernels.serve_wanted(_FakeExtension([bad]))
+    err = capsys.readouterr().err
+    assert "did not compile" in err and "build.log" in err
+    log = re.search(r"log: (\S+build\.log)", err).group(1)
+    assert "syntax error" in open(log).read()
+    _epilogue_kernels.serve_wanted(_FakeExtension([bad]))  # not tried again
+    assert capsys.readouterr().err == ""
+    # A library that builds but does not load.
+    monkeypatch.setattr(_epilogue_kernels, "command",
+                        lambda nvcc, src, out: [nvcc, "-c", "open(%r, 'w').write('not a library')" % out])
+    unloadable = _epilogue_kernels.key(E.compile(lambda y: E.sigmoid(y)).code, "fp16_split3_stream_k")
+    assert _epilogue_kernels.load([unloadable], _FakeExtension([])) == []
+    assert "cannot load" in capsys.readouterr().err and unloadable in _epilogue_kernels._failed
+    monkeypatch.setenv(_epilogue_kernels.ENV_JIT, "0")
+    untouched = _epilogue_kernels.key(E.compile(lambda y: E.tanh(y)).code, "fp16_split3_stream_k")
+    ext = _FakeExtension([untouched])
+    before = sorted(os.listdir(os.path.join(tmp_path, "epilogues")))
+    _epilogue_kernels.serve_wanted(ext)
+    assert ext.wanted == [] and capsys.readouterr().err == ""  # asked, drained, not built
+    assert sorted(os.listdir(os.path.join(tmp_path, "epilogues"))) == before
 
 
 def test_kernel_keys_name_the_code_and_variant():

@@ -166,7 +166,16 @@ def load(keys, ext, jobs=None):
     workers = max(1, min(len(keys), jobs or os.cpu_count() or 1))
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
         paths = list(pool.map(build, keys))
-    return [ext.load_epilogue_kernel(p) for p in paths if p is not None]
+    loaded = []
+    for k, path in zip(keys, paths):
+        if path is None:
+            continue
+        try:
+            loaded.append(ext.load_epilogue_kernel(path))
+        except RuntimeError as error:  # a library this process cannot load: the call runs apart
+            _failed.add(k)
+            _log("cannot load %s (%s); the epilogue runs after the GEMM" % (path, str(error).splitlines()[0]))
+    return loaded
 
 
 def serve_wanted(ext):
