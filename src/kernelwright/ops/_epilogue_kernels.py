@@ -79,14 +79,40 @@ def body(code):
             + "  }\n};\n")
 
 
+def vectors_read(code):
+    """(columns, rows): how many vectors of each kind the program reads (the first ones)."""
+    srcs = [code[s + j] for s in range(0, len(code), 5) for j in (2, 3, 4)]
+    columns = max([v - _COLUMN0 + 1 for v in srcs if _COLUMN0 <= v < _ROW0], default=0)
+    rows = max([v - _ROW0 + 1 for v in srcs if _ROW0 <= v < _CONST0], default=0)
+    return columns, rows
+
+
+def functor(code):
+    """CUTLASS's compute functor for the program: called on a fragment with the affine result,
+    the vectors the program reads (the GEMM's visitor tree holds those alone) and the constants."""
+    columns, rows = vectors_read(code)
+    params = (["Frag const& x"] + ["Frag const& c%d" % j for j in range(columns)]
+              + ["Frag const& w%d" % j for j in range(rows)] + ["typename Epilogue<T>::Arguments const& args"])
+    operands = (["x[i]"] + ["c%d[i]" % j if j < columns else "0.0f" for j in range(2)]
+                + ["w%d[i]" % j if j < rows else "0.0f" for j in range(2)] + ["args.consts.v"])
+    return ("template <class T>\nstruct Epilogue {\n"
+            "  static constexpr int kColumns = %d, kRows = %d;\n"
+            "  struct Arguments {\n    kw::EpilogueConsts consts;\n  };\n};\n\n"
+            "template <class T, int N>\nstruct Epilogue<cutlass::Array<T, N>> : Epilogue<T> {\n"
+            "  using Frag = cutlass::Array<T, N>;\n"
+            "  CUTLASS_HOST_DEVICE Frag operator()(%s) const {\n"
+            "    Frag out;\n    CUTLASS_PRAGMA_UNROLL\n"
+            "    for (int i = 0; i < N; ++i) out[i] = Body::apply(%s);\n"
+            "    return out;\n  }\n};\n" % (columns, rows, ", ".join(params), ", ".join(operands)))
+
+
 def source(k):
     """The translation unit of the kernel for key ``k``."""
     code, variant = parse_key(k)
     promoted, sourced, stream_k = (("true" if v else "false") for v in variants()[variant])
     return ("// A GEMM epilogue program compiled by kernelwright (kernelwright/ops/_epilogue_kernels.py).\n"
-            "#include \"kw/cuda/linear_sm90.cuh\"\n\nnamespace {\n\n" + body(code) +
-            "\ntemplate <class T>\nusing Epilogue = kw::cuda::GeneratedEpilogue<Body, T>;\n"
-            "using Config = kw::cuda::LinearFp16Programmed<%s, %s, %s, Epilogue>;\n\n}  // namespace\n\n"
+            "#include \"kw/cuda/linear_sm90.cuh\"\n\nnamespace {\n\n" + body(code) + "\n" + functor(code) +
+            "\nusing Config = kw::cuda::LinearFp16Programmed<%s, %s, %s, Epilogue>;\n\n}  // namespace\n\n"
             "KW_EXPORT_EPILOGUE_KERNEL(Config, \"%s\")\n" % (promoted, sourced, stream_k, k))
 
 

@@ -1,6 +1,5 @@
-// The math of a GEMM epilogue program's ops (kw::EpilogueProgram), and the CUTLASS compute
-// functor that a program compiled into straight-line code (kernelwright/ops/_epilogue_kernels.py)
-// runs in.
+// The math of a GEMM epilogue program's ops (kw::EpilogueProgram), which the code written for
+// each program (kernelwright/ops/_epilogue_kernels.py) calls with its ops as constants.
 #pragma once
 
 #include <cutlass/array.h>
@@ -57,34 +56,6 @@ CUTLASS_HOST_DEVICE float epilogue_apply(EpilogueOp op, float a, float b, float 
     default: return a;
   }
 }
-
-// Body::apply(x, column0, column1, row0, row1, consts) is the program on one element: x is
-// the affine result (acc + bias), the vectors' values at its column and row (0 where absent).
-// CUTLASS's Sm90Compute calls this with the node's children converted to fp32, a fragment (the
-// elements one thread holds of an epilogue subtile) at a time; the constants ride in the
-// kernel's parameters.
-template <class Body, class T>
-struct GeneratedEpilogue {
-  struct Arguments {
-    EpilogueConsts consts;
-  };
-};
-
-template <class Body, class T, int N>
-struct GeneratedEpilogue<Body, cutlass::Array<T, N>> {
-  using Arguments = typename GeneratedEpilogue<Body, T>::Arguments;
-  using Frag = cutlass::Array<T, N>;
-
-  CUTLASS_HOST_DEVICE Frag operator()(Frag const& x, Frag const& column0, Frag const& column1,
-                                      Frag const& row0, Frag const& row1,
-                                      Arguments const& args) const {
-    Frag out;
-    CUTLASS_PRAGMA_UNROLL
-    for (int i = 0; i < N; ++i)
-      out[i] = Body::apply(x[i], column0[i], column1[i], row0[i], row1[i], args.consts.v);
-    return out;
-  }
-};
 
 }  // namespace cuda
 }  // namespace kw

@@ -11,6 +11,8 @@
 
 #include <cuda_runtime.h>
 
+#include <utility>
+
 #include "cute/tensor.hpp"
 #include "cutlass/cutlass.h"
 #include "cutlass/epilogue/collective/collective_builder.hpp"
@@ -66,13 +68,34 @@ struct LinearActivation<cutlass::Array<T, N>> {
 // split operands d = act(acc * a_scale[m] * b_scale[n] + bias[n]), which undoes both scalings
 // before the bias, in fp32. Sourced: c, the cross products of the split summed apart (see
 // launch_split_gemm), is added to acc before the scales: d = act((acc + c) * a_scale * b_scale
-// + bias). Program (a GeneratedEpilogue, not NoProgram): a compiled pointwise program
-// (kw::EpilogueProgram, with two vectors along n and two along m) takes the activation's place.
+// + bias). Program (not NoProgram): a compiled pointwise program (kw::EpilogueProgram) takes the
+// activation's place, reading Program<float>::kColumns vectors along n and kRows along m: the
+// tree holds a broadcast node for each vector the program reads and none for the others, since
+// each costs loads and a barrier per tile. Program<Array<float, N>> is the compute functor,
+// called with the affine result, the vectors and its Arguments (the program's constants).
 template <class T>
-struct NoProgram {};
+struct NoProgram {
+  static constexpr int kColumns = 0, kRows = 0;
+};
 
 template <template <class> class Program>
 constexpr bool kProgrammed = !cute::is_same_v<Program<float>, NoProgram<float>>;
+
+// The visitor tree of a program's node: Op over the affine result, then Col repeated once for
+// each index of ColSeq, and Row for each of RowSeq.
+template <class T, size_t>
+struct Repeated {
+  using type = T;
+};
+
+template <class Op, class Affine, class Col, class Row, class ColSeq, class RowSeq>
+struct ProgramTree;
+
+template <class Op, class Affine, class Col, class Row, size_t... I, size_t... J>
+struct ProgramTree<Op, Affine, Col, Row, std::index_sequence<I...>, std::index_sequence<J...>> {
+  using type = cutlass::epilogue::fusion::Sm90EVT<Op, Affine, typename Repeated<Col, I>::type...,
+                                                  typename Repeated<Row, J>::type...>;
+};
 
 template <class ElementD, class TileShape, bool RowScaled, bool Sourced,
           template <class> class Program>
@@ -100,9 +123,12 @@ struct LinearEpilogue {
       Node<Compute<cutlass::plus, float>, Acc, Bias>>;
   using PerColumn = BScale;  // a float per n, as CUTLASS's row broadcast reads it
   using PerRow = AScale;     // a float per m: CUTLASS's column broadcast
+  using Columns = std::make_index_sequence<Program<float>::kColumns>;
+  using Rows = std::make_index_sequence<Program<float>::kRows>;
+
   using Callbacks = cute::conditional_t<
       Programmed,
-      Node<Compute<Program, ElementD>, Affine, PerColumn, PerColumn, PerRow, PerRow>,
+      typename ProgramTree<Compute<Program, ElementD>, Affine, PerColumn, PerRow, Columns, Rows>::type,
       Node<Compute<LinearActivation, ElementD>, Affine>>;
 
   static typename Affine::Arguments affine(const GemmArgs& g) {
@@ -116,10 +142,16 @@ struct LinearEpilogue {
     }
   }
 
+  template <size_t... I, size_t... J>
+  static typename Callbacks::Arguments program_arguments(const GemmArgs& g, std::index_sequence<I...>,
+                                                         std::index_sequence<J...>) {
+    return {affine(g), typename PerColumn::Arguments{g.columns[I]}...,
+            typename PerRow::Arguments{g.rows[J]}..., {g.program->consts}};
+  }
+
   static typename Callbacks::Arguments arguments(const GemmArgs& g) {
     if constexpr (Programmed) {
-      return {affine(g),      {g.columns[0]}, {g.columns[1]}, {g.rows[0]},
-              {g.rows[1]},    {g.program->consts}};
+      return program_arguments(g, Columns{}, Rows{});
     } else {
       return {affine(g), {g.activation}};
     }
@@ -290,8 +322,8 @@ bool stream_k_pays_off(const GemmArgs& g) {
   }
 
 // A compiled program's kernel (kernelwright/ops/_epilogue_kernels.py writes the unit that
-// expands this): Variant is a KW_EPILOGUE_VARIANTS row, Epilogue the program's
-// GeneratedEpilogue. The library brings its own sm_count(), since the extension's is not
+// expands this): Promoted, Sourced and StreamK a KW_EPILOGUE_VARIANTS row, Epilogue the program's
+// compute functor (LinearEpilogue). The library brings its own sm_count(), since the extension's is not
 // exported to it.
 template <bool Promoted, bool Sourced, bool StreamK, template <class> class Epilogue>
 using LinearFp16Programmed =
