@@ -13,6 +13,7 @@ import torch.nn.functional as F
 
 import kernelwright.ops as K
 from kernelwright._build import sources
+from kernelwright.kernel import nvrtc
 from kernelwright.ops import _epilogue_kernels
 from kernelwright.ops import epilogue as E
 from reference import poison, randn
@@ -267,6 +268,34 @@ def test_a_generated_unit_compiles(tmp_path, monkeypatch):
     assert path is not None and os.path.getsize(path) > 0
     assert "kw_epilogue_kernel" in open(path, "rb").read().decode("latin-1")
     assert '"%s"' % k in open(os.path.join(os.path.dirname(path), "kernel.cu")).read()
+
+
+@pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")
+def test_every_op_compiles_with_nvrtc():
+    """The code written for programs that use every op, every register, vectors of both kinds
+    and constants, with the op table (epilogue_ops.cuh), compiles for the GPU without one."""
+    y = E.result()
+    unary = ["neg", "abs", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tanh",
+             "sigmoid", "erf", "relu", "floor", "ceil", "sign"]
+    binary = ["maximum", "minimum", "lt", "le", "gt", "ge", "eq", "ne", "clamp_min", "clamp_max", "pow"]
+    programs = [sum((getattr(E, name)(y * float(i + 1)) for i, name in enumerate(unary[j:j + 6])), E.result())
+                for j in range(0, len(unary), 6)]
+    programs += [sum((getattr(E, name)(y, E.column(0) - 0.5 * i) for i, name in enumerate(binary[j:j + 6])),
+                     E.result()) for j in range(0, len(binary), 6)]
+    programs += [E.where(E.gt(y, E.row(0)), E.gelu(y), E.gelu(y, approximate="tanh")) / E.softplus(y, 2.0, 5.0)
+                 - E.column(1) * E.row(1)]
+    used = set()
+    for i, expr in enumerate(programs):
+        code = E.compile(expr).code
+        used.update(E.OPS[op] for op in code[::5])
+        text = ('#include "kw/cuda/epilogue_ops.cuh"\n' + _epilogue_kernels.body(code) +
+                'extern "C" __global__ void run(float* y, const float* k) {\n'
+                '  const int i = threadIdx.x;\n'
+                '  y[i] = Body::apply(y[i], y[i + 1], y[i + 2], y[i + 3], y[i + 4], k);\n}\n')
+        ptx, meta = nvrtc._compile(text, "program%d.cu" % i, "run", [
+            "--gpu-architecture=compute_90", "-std=c++17", "-I" + os.path.join(sources.find_csrc(), "include")], "run")
+        assert meta["format"] == "ptx" and b".entry run" in ptx
+    assert used >= set(E.OPS) - {"copy"}
 
 
 class _FakeExtension:

@@ -2,8 +2,22 @@
 // needs no CUTLASS headers and the .cu files need no torch headers.
 #pragma once
 
+#ifdef __CUDACC_RTC__
+// NVRTC, which compiles the epilogue's op table on its own in the tests, has no C++ library
+// headers; libcu++ gives the same types.
+#include <cuda/std/cstddef>
+#include <cuda/std/cstdint>
+
+namespace kw {
+using ::cuda::std::int32_t;
+using ::cuda::std::int64_t;
+using ::cuda::std::int8_t;
+using ::cuda::std::size_t;
+}  // namespace kw
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace kw {
 
@@ -138,6 +152,7 @@ struct GemmArgs {
   const float* rows[2];
 };
 
+#ifndef __CUDACC_RTC__  // the host functions
 namespace cuda {
 int sm_count();
 
@@ -170,5 +185,6 @@ int split_operand(SplitFormat format, const float* x, int64_t rows, int64_t cols
                   int64_t stride_r, int64_t stride_c, void* out, int64_t seg, SplitParts parts,
                   float* inv_scale, unsigned* row_max, void* stream);
 }  // namespace cuda
+#endif
 
 }  // namespace kw

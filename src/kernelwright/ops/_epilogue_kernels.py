@@ -73,8 +73,8 @@ def body(code):
                      % (dst, op, _operand(a), _operand(b), _operand(c), OPS[op]))
     lines.append("return r0;")
     return ("struct Body {\n"
-            "  CUTLASS_HOST_DEVICE static float apply(float x, float c0, float c1, float w0, float w1,\n"
-            "                                         const float* k) {\n"
+            "  KW_EPILOGUE_FN static float apply(float x, float c0, float c1, float w0, float w1,\n"
+            "                                    const float* k) {\n"
             + "".join("    %s\n" % line for line in lines)
             + "  }\n};\n")
 

@@ -2,17 +2,17 @@
 // each program (kernelwright/ops/_epilogue_kernels.py) calls with its ops as constants.
 #pragma once
 
-#include <cutlass/array.h>
-#include <cutlass/cutlass.h>
-
 #include "kw/gemm.h"
+
+// No CUTLASS here: NVRTC compiles this header with a program's code in the tests.
+#define KW_EPILOGUE_FN __host__ __device__ __forceinline__
 
 namespace kw {
 namespace cuda {
 
 // The math of one instruction on one element, with ATen's semantics (NaN propagation of
 // maximum, minimum, clamps and relu included), as the optimizer's generated kernels have it.
-CUTLASS_HOST_DEVICE float epilogue_apply(EpilogueOp op, float a, float b, float c) {
+KW_EPILOGUE_FN float epilogue_apply(EpilogueOp op, float a, float b, float c) {
   switch (op) {
     case EpilogueOp::kCopy: return a;
     case EpilogueOp::kNeg: return -a;
