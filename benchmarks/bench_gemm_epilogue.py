@@ -22,18 +22,16 @@ Frobenius norm against the float64 model.
 
 import argparse
 import os
-import statistics
 import sys
 
 import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import environment, result_paths, write_json  # noqa: E402
+from common import environment, result_paths, timed_in_rounds, write_json  # noqa: E402
 
 import kernelwright.ops as K  # noqa: E402
 from kernelwright.ops import epilogue as E  # noqa: E402
-from kernelwright.timing import time_fn  # noqa: E402
 
 # name -> chain(ns, y, scale), written once for kernelwright's epilogue (ns = E) and PyTorch
 # (ns = the torch namespace below); scale is a per-column vector.
@@ -50,9 +48,6 @@ TORCH = type("TorchChain", (), {
     "relu": staticmethod(torch.relu), "gelu": staticmethod(F.gelu), "sigmoid": staticmethod(torch.sigmoid),
     "tanh": staticmethod(torch.tanh), "clamp": staticmethod(torch.clamp), "mish": staticmethod(F.mish),
     "column": staticmethod(lambda t: t)})
-
-
-ROUNDS = 5
 
 
 def rel_err(got, want):
@@ -88,13 +83,7 @@ def run(shape, chain_name, budget):
     with torch.no_grad():
         for label, fn in fns.items():
             row["error"][label] = rel_err(fn(), want)
-        # In rounds, every call once a round: the GPU's clock drifted 10% between calls timed one
-        # after another (H200, 2026-11-27), so each ratio compares times taken side by side.
-        rounds = {label: [] for label in fns}
-        for _ in range(ROUNDS):
-            for label, fn in fns.items():
-                rounds[label].append(time_fn(fn, device="cuda", budget_s=budget / ROUNDS).median_ms)
-    row["ms"] = {label: statistics.median(times) for label, times in rounds.items()}
+        row["ms"] = timed_in_rounds(fns, budget)
     del want
     return row
 

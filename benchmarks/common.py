@@ -6,6 +6,7 @@ import json
 import os
 import platform
 import re
+import statistics
 
 import torch
 
@@ -33,6 +34,17 @@ def copy_bandwidth(nbytes, budget_s=1.0):
     t = time_fn(lambda: dst.copy_(src), device="cuda", budget_s=budget_s)
     del src, dst
     return 2 * nbytes / (t.median_ms * 1e-3), t
+
+
+def timed_in_rounds(fns, budget_s, rounds=5):
+    """{name: median ms} of ``fns`` ({name: fn}), each timed once a round (CUDA events, L2
+    flushed, time_fn's median), the median over ``rounds``: the GPU's clock drifts (10% between
+    calls timed one after another on H200), and taking turns puts every call under the same."""
+    times = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            times[name].append(time_fn(fn, device="cuda", budget_s=budget_s / rounds).median_ms)
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def per_call_host_inclusive(fns, calls=400, repeats=15):

@@ -88,11 +88,19 @@ if [[ " $stages " == *" rows "* ]]; then
 fi
 
 if [[ " $stages " == *" epilogue "* ]]; then
-  # EPILOGUE_SHAPES: MxKxN list (default: the benchmark's own).
-  python benchmarks/bench_gemm_epilogue.py --out benchmarks/results ${EPILOGUE_SHAPES:+--shapes "$EPILOGUE_SHAPES"} \
-    2>&1 | tee "$OUT/epilogue.log"
-  summary+=("gemm epilogue: rc=${PIPESTATUS[0]}")
-  cp benchmarks/results/gemm_epilogue_*.json benchmarks/results/gemm_epilogue_*.md "$OUT/" 2>/dev/null
+  # EPILOGUE_SHAPES: MxKxN list (default: the benchmark's own); EPILOGUE_BENCH=0 skips it.
+  if [[ ${EPILOGUE_BENCH:-1} != 0 ]]; then
+    python benchmarks/bench_gemm_epilogue.py --out benchmarks/results ${EPILOGUE_SHAPES:+--shapes "$EPILOGUE_SHAPES"} \
+      2>&1 | tee "$OUT/epilogue.log"
+    summary+=("gemm epilogue: rc=${PIPESTATUS[0]}")
+    cp benchmarks/results/gemm_epilogue_*.json benchmarks/results/gemm_epilogue_*.md "$OUT/" 2>/dev/null
+  fi
+  # EPILOGUE_PROBLEMS: problem files whose epilogue candidates to time fused against apart.
+  if [[ -n ${EPILOGUE_PROBLEMS:-} ]]; then
+    python benchmarks/bench_epilogue_fusions.py $EPILOGUE_PROBLEMS --out benchmarks/results 2>&1 | tee -a "$OUT/epilogue.log"
+    summary+=("epilogue fusions: rc=${PIPESTATUS[0]}")
+    cp benchmarks/results/epilogue_fusions_*.json benchmarks/results/epilogue_fusions_*.md "$OUT/" 2>/dev/null
+  fi
 fi
 
 if [[ " $stages " == *" gemm "* ]]; then
