@@ -22,7 +22,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import environment, result_paths, timed_in_rounds, write_json  # noqa: E402
+from common import environment, report, timed_in_rounds  # noqa: E402
 
 import kernelwright.ops as K  # noqa: E402
 from kernelwright.ops import epilogue as E  # noqa: E402
@@ -120,13 +120,7 @@ def main():
             print("%-40s %-12s fused %.4f ms, gemm %.4f + group %.4f: %.3f" % (
                 r["problem"], r["group"], r["ms"]["fused"], r["ms"]["gemm"], r["ms"]["group"], r["fused_over_apart"]),
                 flush=True)
-    text = markdown(env, rows)
-    print(text)
-    if args.out:
-        json_path, md_path, _ = result_paths(args.out, "epilogue_fusions", env)
-        write_json(json_path, {"environment": env, "rows": rows})
-        with open(md_path, "w") as f:
-            f.write(text)
+    report(args.out, "epilogue_fusions", env, rows, markdown(env, rows))
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import environment, result_paths, timed_in_rounds, write_json  # noqa: E402
+from common import environment, report, timed_in_rounds  # noqa: E402
 
 import kernelwright.ops as K  # noqa: E402
 from kernelwright.ops import epilogue as E  # noqa: E402
@@ -128,13 +128,7 @@ def main():
             print("%-16s %-30s fused %.4f ms, gemm %.4f, apart %.4f, compiled %.4f" % (
                 r["shape"], chain, r["ms"]["fused"], r["ms"]["gemm"], r["ms"]["apart"], r["ms"]["compiled"]),
                 flush=True)
-    text = markdown(env, rows)
-    print(text)
-    if args.out:
-        json_path, md_path, _ = result_paths(args.out, "gemm_epilogue", env)
-        write_json(json_path, {"environment": env, "rows": rows})
-        with open(md_path, "w") as f:
-            f.write(text)
+    report(args.out, "gemm_epilogue", env, rows, markdown(env, rows))
 
 
 if __name__ == "__main__":

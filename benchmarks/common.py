@@ -77,6 +77,17 @@ def result_paths(out_dir, stem, env):
     return base + ".json", base + ".md", base + ".png"
 
 
+def report(out_dir, stem, env, rows, text):
+    """Prints a benchmark's Markdown table and, with ``out_dir``, writes it and the JSON of its
+    rows there under ``stem``, the device and the day."""
+    print(text)
+    if out_dir:
+        json_path, md_path, _ = result_paths(out_dir, stem, env)
+        write_json(json_path, {"environment": env, "rows": rows})
+        with open(md_path, "w") as f:
+            f.write(text)
+
+
 def write_json(path, payload):
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with open(path, "w") as f:
