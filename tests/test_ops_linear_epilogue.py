@@ -347,14 +347,17 @@ def test_a_kernel_that_cannot_be_built_or_loaded_leaves_its_calls_running_apart(
 
 
 def test_kernel_keys_name_the_code_and_variant():
-    """The key (the extension's epilogue_kernel_key) round-trips, and the unit written for it
-    runs each step's op in its destination register, reading its sources."""
+    """The key (the extension's epilogue_kernel_key) round-trips, reads back as the expression it
+    compiles (for messages), and the unit written for it runs each step's op in its destination
+    register, reading its sources."""
     y = E.result()
     p = E.compile(E.clamp(E.gelu(y * E.column(0) + E.row(0)), -1.0, 2.0))
     k = _epilogue_kernels.key(p.code, "fp16_scaled_data_parallel")
     assert _epilogue_kernels.parse_key(k) == (p.code, "fp16_scaled_data_parallel")
     assert k == "fp16_scaled_data_parallel:" + ";".join(
         ",".join(str(v) for v in p.code[i:i + 5]) for i in range(0, len(p.code), 5))
+    assert _epilogue_kernels.describe(p.code) == "clamp_max(clamp_min(gelu(add(mul(y, c0), w0)), k0), k1)"
+    assert _epilogue_kernels.describe(E.compile(E.where(E.gt(y, 0.5), y, -y)).code) == "where(gt(y, k0), y, neg(y))"
     text = _epilogue_kernels.source(k)
     assert "r0 = kw::cuda::epilogue_apply(static_cast<kw::EpilogueOp>(%d), r0, c0, r0);  // mul" % E.OPS.index(
         "mul") in text

@@ -52,6 +52,25 @@ def parse_key(k):
     return code, variant
 
 
+def describe(code):
+    """The program as one expression of y (the GEMM's result), c0/c1 (column vectors), w0/w1 (row
+    vectors) and k0... (its constants), for messages: ``clamp_max(relu(mul(y, k0)), k1)``."""
+    def name(src, regs):
+        if src < REGISTERS:
+            return regs[src]
+        if src < _ROW0:
+            return "c%d" % (src - _COLUMN0)
+        return "w%d" % (src - _ROW0) if src < _CONST0 else "k%d" % (src - _CONST0)
+
+    regs = ["y", "0", "0", "0"]
+    for s in range(0, len(code), 5):
+        op, dst, a, b, c = code[s:s + 5]
+        arity = 3 if OPS[op] in ("where", "softplus") else 2 if op >= OPS.index("add") else 1
+        regs[dst] = "y" if OPS[op] == "copy" and regs[a] == "y" else (
+            regs[a] if OPS[op] == "copy" else "%s(%s)" % (OPS[op], ", ".join(name(v, regs) for v in (a, b, c)[:arity])))
+    return regs[0]
+
+
 def _operand(src):
     if src < REGISTERS:
         return "r%d" % src
@@ -167,7 +186,9 @@ def build(k):
         src = os.path.join(where, "kernel.cu")
         with open(src, "w") as f:
             f.write(text)
-        _log("compiling the GEMM epilogue kernel %s (about a minute, once; cached in %s)" % (k, where))
+        code, variant = parse_key(k)
+        _log("compiling the GEMM epilogue kernel for %s (%s; about a minute, once; cached in %s)"
+             % (describe(code), variant, where))
         start = time.time()
         partial = lib + ".partial"
         done = subprocess.run(command(nvcc, src, partial), capture_output=True, text=True)
