@@ -200,7 +200,7 @@ def build(k):
                  % os.path.join(where, "build.log"))
             return None
         os.replace(partial, lib)
-        _log("compiled in %.0f s" % (time.time() - start))
+        _log("compiled the GEMM epilogue kernel for %s (%s) in %.0f s" % (describe(code), variant, time.time() - start))
     return lib
 
 
