@@ -239,8 +239,7 @@ def test_each_variant_runs_the_program_in_its_kernel(variant):
     m = 128 if stream_k else 128 * sms  # one tile, or one whole wave of them
     x, w, b = make(m, 136, 64, torch.float32, "cuda")
     c, r = vectors(m, 136, "cuda", 9)
-    fn = SMOOTH[5][1]
-    E.build([VARIANT_PROGRAM], [variant])  # built by the fixture: loads it again
+    fn = SMOOTH[5][1]  # VARIANT_PROGRAM, whose kernels the module's fixture built
     os.environ["KERNELWRIGHT_GEMM_CROSS"] = "apart" if sourced else "fused"
     try:
         with precision("highest" if promoted else "high"):
@@ -356,8 +355,8 @@ def test_kernel_keys_name_the_code_and_variant():
     assert _epilogue_kernels.parse_key(k) == (p.code, "fp16_scaled_data_parallel")
     assert k == "fp16_scaled_data_parallel:" + ";".join(
         ",".join(str(v) for v in p.code[i:i + 5]) for i in range(0, len(p.code), 5))
-    assert _epilogue_kernels.describe(p.code) == "clamp_max(clamp_min(gelu(add(mul(y, c0), w0)), k0), k1)"
-    assert _epilogue_kernels.describe(E.compile(E.where(E.gt(y, 0.5), y, -y)).code) == "where(gt(y, k0), y, neg(y))"
+    assert _epilogue_kernels.describe(p.code) == "clamp_max(clamp_min(gelu(add(mul(y, c0), w0)), k[0]), k[1])"
+    assert _epilogue_kernels.describe(E.compile(E.where(E.gt(y, 0.5), y, -y)).code) == "where(gt(y, k[0]), y, neg(y))"
     text = _epilogue_kernels.source(k)
     assert "r0 = kw::cuda::epilogue_apply(static_cast<kw::EpilogueOp>(%d), r0, c0, r0);  // mul" % E.OPS.index(
         "mul") in text

@@ -52,33 +52,28 @@ def parse_key(k):
     return code, variant
 
 
-def describe(code):
-    """The program as one expression of y (the GEMM's result), c0/c1 (column vectors), w0/w1 (row
-    vectors) and k0... (its constants), for messages: ``clamp_max(relu(mul(y, k0)), k1)``."""
-    def name(src, regs):
-        if src < REGISTERS:
-            return regs[src]
-        if src < _ROW0:
-            return "c%d" % (src - _COLUMN0)
-        return "w%d" % (src - _ROW0) if src < _CONST0 else "k%d" % (src - _CONST0)
-
-    regs = ["y", "0", "0", "0"]
-    for s in range(0, len(code), 5):
-        op, dst, a, b, c = code[s:s + 5]
-        arity = 3 if OPS[op] in ("where", "softplus") else 2 if op >= OPS.index("add") else 1
-        regs[dst] = "y" if OPS[op] == "copy" and regs[a] == "y" else (
-            regs[a] if OPS[op] == "copy" else "%s(%s)" % (OPS[op], ", ".join(name(v, regs) for v in (a, b, c)[:arity])))
-    return regs[0]
-
-
-def _operand(src):
+def _operand(src, registers=("r0", "r1", "r2", "r3")):
+    """How the generated code names a source: a register, c0/c1 (column vectors), w0/w1 (row
+    vectors), k[j] (constants)."""
     if src < REGISTERS:
-        return "r%d" % src
+        return registers[src]
     if src < _ROW0:
         return "c%d" % (src - _COLUMN0)
     if src < _CONST0:
         return "w%d" % (src - _ROW0)
     return "k[%d]" % (src - _CONST0)
+
+
+def describe(code):
+    """The program as one expression of y (the GEMM's result) and the sources as the generated
+    code names them, for messages: ``clamp_max(relu(mul(y, k[0])), k[1])``."""
+    regs = ["y", "0", "0", "0"]
+    for s in range(0, len(code), 5):
+        op, dst, a, b, c = code[s:s + 5]
+        arity = 3 if OPS[op] in ("where", "softplus") else 2 if op >= OPS.index("add") else 1
+        regs[dst] = regs[a] if OPS[op] == "copy" else "%s(%s)" % (
+            OPS[op], ", ".join(_operand(v, regs) for v in (a, b, c)[:arity]))
+    return regs[0]
 
 
 def body(code):
@@ -151,14 +146,14 @@ def _nvcc():
 
 
 def command(nvcc, src, out):
-    """nvcc's command line for the unit ``src`` into the shared library ``out``: linked to the
-    CUDA runtime torch has loaded (one runtime in the process), exporting kw_epilogue_kernel
-    alone."""
-    cutlass = sources.cutlass_include()
-    return [nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr", "-DKW_WITH_CUDA",
-            "-DKW_WITH_CUTLASS", "-DKW_SM90A", "-gencode=arch=compute_90a,code=sm_90a",
-            "-cudart", "shared", "-Xcompiler", "-fPIC,-fvisibility=hidden", "-shared", "-I" + os.path.join(_csrc(), "include"), "-I" + cutlass,
-            "-o", out, src]
+    """nvcc's command line for the unit ``src`` into the shared library ``out``: the extension's
+    own flags and include paths, for sm_90a alone, linked to the CUDA runtime torch has loaded
+    (one runtime in the process), exporting kw_epilogue_kernel alone."""
+    _, flags = sources.compile_flags(with_cuda=True)
+    flags = [f for f in flags if not f.startswith("-gencode")] + ["-gencode=arch=compute_90a,code=sm_90a"]
+    includes = ["-I" + d for d in sources.include_dirs(_csrc(), with_cuda=True)]
+    return [nvcc] + flags + includes + ["-cudart", "shared", "-Xcompiler", "-fPIC,-fvisibility=hidden", "-shared",
+                                        "-o", out, src]
 
 
 @functools.lru_cache(maxsize=None)
@@ -178,7 +173,7 @@ def build(k):
              % ("nvcc not found: set CUDA_HOME" if nvcc is None else "no CUTLASS headers: pip install nvidia-cutlass"))
         return None
     text = source(k)
-    where = cache_dir("epilogues", digest(text, _headers_hash(), nvcc))
+    where = cache_dir("epilogues", digest(text, _headers_hash(), *command(nvcc, "kernel.cu", "kernel.so")))
     lib = os.path.join(where, "kernel.so")
     with build_lock(where, log=_log):
         if os.path.isfile(lib):
