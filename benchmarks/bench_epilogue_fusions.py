@@ -47,9 +47,7 @@ def fusion_values(path):
     def on_group(g, args):
         f = fusions.get(g.id)
         if f is not None:
-            values = dict(zip(f.gemm.args, gemm_args[f.gemm]))
-            by_name = {n.name: n for n in g.inputs}
-            values.update((by_name[t.name], v) for t, v in zip(plan.specs[g.id].inputs, args))
+            values = f.values(gemm_args[f.gemm], plan.specs[g.id], args)
             found.append((os.path.basename(path)[:-3], f, values, kernels[g.id], list(args)))
 
     with torch.no_grad():

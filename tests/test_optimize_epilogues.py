@@ -42,10 +42,7 @@ def _check_fusions(path, plan, fusions, model, inputs):
         fusion = fusions.get(g.id)
         if fusion is None:
             return
-        spec = plan.specs[g.id]
-        values = dict(zip(fusion.gemm.args, gemm_args[fusion.gemm]))
-        by_name = {n.name: n for n in g.inputs}
-        values.update((by_name[t.name], v) for t, v in zip(spec.inputs, args))
+        values = fusion.values(gemm_args[fusion.gemm], plan.specs[g.id], args)
         assert_matches(fusion.call(values), kernels[g.id](*args)[0], "%s %s" % (model_id(path), g.name))
         checked.append(g.id)
 

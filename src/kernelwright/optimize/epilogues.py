@@ -62,6 +62,14 @@ class Fusion:
         """The compiled program, its vectors placeholders."""
         return E.compile(self._placeholders()[0])
 
+    def values(self, gemm_args, spec, group_args):
+        """{FX node: tensor}, what :meth:`call` reads: the GEMM's operands ``gemm_args`` and the
+        group's inputs ``group_args`` (in the order of its kernel's ``spec.inputs``)."""
+        values = dict(zip(self.gemm.args, gemm_args))
+        by_name = {n.name: n for n in self.group.inputs}
+        values.update((by_name[t.name], v) for t, v in zip(spec.inputs, group_args))
+        return values
+
     def call(self, values, cache=None):
         """The fused GEMM on ``values`` (FX node -> tensor), as the emitted forward runs it."""
         import kernelwright.ops as K  # loads the compiled extension: only where a GPU run asks for it

@@ -158,9 +158,7 @@ def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3, f
 
 def _measure_fusion(fusion, gemm_args, spec, twin, args, group, call, device, budget_s, tolerance):
     """The GEMM with the group in its epilogue against the GEMM's and the group's best apart."""
-    values = dict(zip(fusion.gemm.args, gemm_args))
-    by_name = {n.name: n for n in fusion.group.inputs}
-    values.update((by_name[t.name], v) for t, v in zip(spec.inputs, args))
+    values = fusion.values(gemm_args, spec, args)
     if call is None:  # a GEMM without stand-ins: nothing of ours to fuse into
         return FusionTiming(None, float("inf"), note="the GEMM was not timed")
     group_ms = group.kernel_ms if group.chosen is not None else group.aten_ms
