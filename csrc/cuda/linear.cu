@@ -115,7 +115,7 @@ const char* epilogue_variant(const GemmArgs& g) {
   if (kind == Kind::kNone) return nullptr;
   const bool promoted = kind != Kind::kFp16ScaledProgram;
   const bool sourced = kind == Kind::kFp16HiSourcedProgram;
-  const bool stream_k = stream_k_pays_off(g.m, g.n, 128, 128);  // LinearFp16Of's tiles
+  const bool stream_k = stream_k_pays_off(g.m, g.n, kFp16TileM, kFp16TileN);
 #define KW_VARIANT_NAME(name, p, s, k) \
   if (promoted == p && sourced == s && stream_k == k) return #name;
   KW_EPILOGUE_VARIANTS(KW_VARIANT_NAME)

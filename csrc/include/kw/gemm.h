@@ -107,6 +107,9 @@ struct EpilogueProgram {
   X(fp16_scaled_data_parallel, false, false, false)   \
   X(fp16_scaled_stream_k, false, false, true)
 
+// The output tile of those kernels (LinearFp16Of, linear_sm90.cuh), which picks stream-K or not.
+constexpr int64_t kFp16TileM = 128, kFp16TileN = 128;
+
 struct GemmArgs;
 
 // A compiled program's kernel, as its shared library exports it (kw_epilogue_kernel()). abi:

@@ -267,6 +267,9 @@ using LinearTf32Split3 = LinearSm90<float, float, Tile128x128x32, Cluster1x2, tr
 // data-parallel tiles took 0.636 ms where stream-K took 0.750 at 16384x2048 -> 4096, 0.363
 // against 0.394 at 16384x4096 -> 1024, both with thousands of tiles.
 using Tile128x128x64 = cute::Shape<cute::_128, cute::_128, cute::_64>;
+static_assert(cute::size<0>(Tile128x128x64{}) == kFp16TileM &&
+                  cute::size<1>(Tile128x128x64{}) == kFp16TileN,
+              "linear.cu picks a programmed kernel's schedule by kFp16TileM x kFp16TileN");
 using DataParallel = cutlass::gemm::PersistentScheduler;
 template <bool Promoted, class Scheduler, bool Sourced = false,
           template <class> class Program = NoProgram>
