@@ -6,6 +6,7 @@
 #include <ATen/ops/ceil.h>
 #include <ATen/ops/cos.h>
 #include <ATen/ops/div.h>
+#include <ATen/ops/empty.h>
 #include <ATen/ops/eq.h>
 #include <ATen/ops/erf.h>
 #include <ATen/ops/exp.h>
@@ -39,6 +40,7 @@
 
 #include <string>
 
+#include "gemm_split.h"
 #include "kw/tensor_checks.h"
 
 namespace kw {
@@ -61,8 +63,8 @@ void check_vector(const char* op, const char* arg, size_t j, const at::Tensor& t
 }  // namespace
 
 Epilogue parse_epilogue(const char* op, at::IntArrayRef code, at::ArrayRef<double> consts,
-                        at::TensorList columns, at::TensorList rows, int64_t m, int64_t n,
-                        const at::Tensor& like) {
+                        at::TensorList columns, at::TensorList rows, int64_t reduce, int64_t m,
+                        int64_t n, const at::Tensor& like) {
   const int64_t steps = static_cast<int64_t>(code.size()) / kFields;
   TORCH_CHECK_VALUE(code.size() % kFields == 0 && steps <= kEpilogueSteps, "kernelwright.", op,
                     "(): argument 'code' must hold five ints a step (op, dst, a, b, c), at most ",
@@ -73,6 +75,9 @@ Epilogue parse_epilogue(const char* op, at::IntArrayRef code, at::ArrayRef<doubl
   TORCH_CHECK_VALUE(columns.size() <= 2 && rows.size() <= 2, "kernelwright.", op,
                     "(): arguments 'columns' and 'rows' may hold two vectors each, but hold ",
                     num(columns.size()), " and ", num(rows.size()));
+  TORCH_CHECK_VALUE(reduce >= 0 && reduce <= static_cast<int64_t>(EpilogueReduce::kMin),
+                    "kernelwright.", op, "(): argument 'reduce' must be 0 (none), 1 (sum), 2 (max) "
+                    "or 3 (min), but is ", num(reduce));
   Epilogue e{};
   e.program.length = static_cast<int32_t>(steps);
   for (size_t j = 0; j < consts.size(); ++j) e.program.consts.v[j] = static_cast<float>(consts[j]);
@@ -92,6 +97,8 @@ Epilogue parse_epilogue(const char* op, at::IntArrayRef code, at::ArrayRef<doubl
     step.b = static_cast<int8_t>(f[3]);
     step.c = static_cast<int8_t>(f[4]);
   }
+  e.unreduced = e.program;
+  e.program.reduce = static_cast<int32_t>(reduce);
   for (size_t j = 0; j < columns.size(); ++j) {
     check_vector(op, "columns", j, columns[j], n, "column", like);
     e.columns.push_back(columns[j].contiguous());
@@ -173,14 +180,21 @@ at::Tensor run_epilogue_aten(const at::Tensor& z, const Epilogue& e) {
   return reg[0].sizes() == z.sizes() ? reg[0].contiguous() : reg[0].expand(z.sizes()).contiguous();
 }
 
-at::Tensor finish_output(const at::Tensor& out, int64_t n, const Epilogue* e, bool ran_program) {
+at::Tensor finish_output(const at::Tensor& out, int64_t n, const Epilogue* e, bool ran_program,
+                         const at::Tensor& partials) {
+  if (ran_program && partials.defined()) {
+    const int64_t m = out.size(0);
+    return partials.view({-1, (m + kFp16TileM - 1) / kFp16TileM * kFp16TileM}).narrow(1, 0, m).t();
+  }
   const at::Tensor y = out.size(1) == n ? out : out.narrow(1, 0, n).contiguous();
   return e != nullptr && !ran_program ? run_epilogue_aten(y, *e) : y;
 }
 
 #ifdef KW_WITH_CUDA
-void attach_epilogue(GemmArgs& g, const Epilogue& e, int64_t n, std::vector<at::Tensor>& held) {
-  g.program = &e.program;
+at::Tensor attach_epilogue(GemmArgs& g, const Epilogue& e, int64_t n, const at::Tensor& like,
+                           std::vector<at::Tensor>& held) {
+  const bool reduced = e.program.reduce != 0 && g.n == n;
+  g.program = reduced || e.program.reduce == 0 ? &e.program : &e.unreduced;
   for (size_t j = 0; j < e.columns.size(); ++j) {
     at::Tensor c = e.columns[j].to(at::kFloat);
     if (g.n > n) {
@@ -195,6 +209,11 @@ void attach_epilogue(GemmArgs& g, const Epilogue& e, int64_t n, std::vector<at::
     held.push_back(e.rows[j].to(at::kFloat));
     g.rows[j] = held.back().data_ptr<float>();
   }
+  if (!reduced) return at::Tensor();
+  const int64_t tiles = (g.n + kFp16TileN - 1) / kFp16TileN;
+  at::Tensor partials = at::empty({tiles * round_up(g.m, kFp16TileM)}, like.options().dtype(at::kFloat));
+  g.partials = partials.data_ptr<float>();
+  return partials;
 }
 #endif
 

@@ -36,6 +36,7 @@ std::string epilogue_kernel_key(const EpilogueProgram& program, const char* vari
     }
     key.pop_back();
   }
+  if (program.reduce != 0) key += "|" + std::to_string(program.reduce);
   return key;
 }
 

@@ -10,8 +10,9 @@
 
 namespace kw {
 
-// "<variant>:<op>,<dst>,<a>,<b>,<c>;..." for each step: the program's code with the variant of
-// the kernel it runs in; the constants are the kernel's arguments, not part of its key.
+// "<variant>:<op>,<dst>,<a>,<b>,<c>;..." for each step, then "|<reduce>" where the program's
+// rows are reduced: the program's code with the variant of the kernel it runs in; the constants
+// are the kernel's arguments, not part of its key.
 std::string epilogue_kernel_key(const EpilogueProgram& program, const char* variant);
 
 // The loaded kernel for `program` in `variant`, or null; a key asked for and not loaded is

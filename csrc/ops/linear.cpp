@@ -168,7 +168,7 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
   g.d = out.data_ptr();
   g.ldd = n_pad;
   std::vector<at::Tensor> held;
-  if (ep != nullptr) attach_epilogue(g, *ep, n, held);
+  const at::Tensor partials = ep != nullptr ? attach_epilogue(g, *ep, n, a, held) : at::Tensor();
   bool ran_program = false;
   if (split) {
     SplitOperands operands;
@@ -184,7 +184,7 @@ at::Tensor gemm_cuda(const at::Tensor& a, const at::Tensor& b, const at::Tensor&
     if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
     ran_program = launch_gemm(g, a);
   }
-  return finish_output(out, n, ep, ran_program);
+  return finish_output(out, n, ep, ran_program, partials);
 }
 #endif
 
@@ -261,15 +261,18 @@ at::Tensor linear_with_parts(const at::Tensor& x, const at::Tensor& weight, cons
                              bool prepared, const at::Tensor& weight_parts,
                              const at::Tensor& weight_scales, Activation act, const Epilogue* ep) {
   const int64_t n = weight.size(0);
+  // A program that reduces rows answers [rows, p] (linear_program), whatever x's dims.
+  auto shaped = [&](const at::Tensor& out) {
+    return x.dim() == 2 || (ep != nullptr && ep->program.reduce != 0) ? out : out.view(out_shape(x, n));
+  };
 #ifdef KW_WITH_CUDA
   if (prepared && x.is_cuda() && x.scalar_type() == at::kFloat && x.numel() > 0) {
     const at::Tensor out = prepared_gemm(rows_of(x), n, weight_parts, weight_scales,
                                          b.defined() ? b.contiguous() : b, act, ep);
-    if (out.defined()) return x.dim() == 2 ? out : out.view(out_shape(x, n));
+    if (out.defined()) return shaped(out);
   }
 #endif
-  const at::Tensor out = linear_2d(rows_of(x), weight, b, act, ep);
-  return x.dim() == 2 ? out : out.view(out_shape(x, n));
+  return shaped(linear_2d(rows_of(x), weight, b, act, ep));
 }
 
 }  // namespace
@@ -289,11 +292,11 @@ at::Tensor linear_program(const at::Tensor& x, const at::Tensor& weight,
                           const std::optional<at::Tensor>& bias, at::IntArrayRef code,
                           at::ArrayRef<double> consts, at::TensorList columns, at::TensorList rows,
                           const std::optional<at::Tensor>& weight_parts,
-                          const std::optional<at::Tensor>& weight_scales) {
+                          const std::optional<at::Tensor>& weight_scales, int64_t reduce) {
   check_linear_args("linear_program", x, weight, bias);
   const at::Tensor x2 = rows_of(x);
-  const Epilogue ep = parse_epilogue("linear_program", code, consts, columns, rows, x2.size(0),
-                                     weight.size(0), x);
+  const Epilogue ep = parse_epilogue("linear_program", code, consts, columns, rows, reduce,
+                                     x2.size(0), weight.size(0), x);
   TORCH_CHECK_VALUE(weight_parts.has_value() == weight_scales.has_value(),
                     "kernelwright.linear_program(): arguments 'weight_parts' and 'weight_scales' "
                     "come together (linear_prepare_weight's result) or not at all");

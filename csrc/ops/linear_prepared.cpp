@@ -67,7 +67,7 @@ at::Tensor prepared_gemm(const at::Tensor& a, int64_t n, const at::Tensor& parts
   GemmArgs g = prepared_args(method, m, n_pad, parts.size(1));
   g.activation = static_cast<int>(act);
   std::vector<at::Tensor> held;
-  if (ep != nullptr) attach_epilogue(g, *ep, n, held);
+  const at::Tensor partials = ep != nullptr ? attach_epilogue(g, *ep, n, a, held) : at::Tensor();
   if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
   c10::DeviceGuard guard(a.device());
   at::Tensor padded_bias = bias;
@@ -87,7 +87,7 @@ at::Tensor prepared_gemm(const at::Tensor& a, int64_t n, const at::Tensor& parts
   g.a_scale = a_scale.data_ptr<float>();
   g.b_scale = scales.data_ptr<float>();
   if (cuda::gemm_unsupported(g) != nullptr) return at::Tensor();
-  return finish_output(out, n, ep, launch_split_gemm(g, a_parts, parts, out));
+  return finish_output(out, n, ep, launch_split_gemm(g, a_parts, parts, out), partials);
 }
 #endif
 

@@ -89,8 +89,14 @@ struct EpilogueConsts {
   float v[kEpilogueConsts];
 };
 
+// What the epilogue does with the program's result: writes it (kNone), or reduces each row of
+// it within each output tile and writes those partials alone (GemmArgs::partials), which one
+// small reduction finishes; the [m, n] result is never written.
+enum class EpilogueReduce : int32_t { kNone = 0, kSum, kMax, kMin };
+
 struct EpilogueProgram {
   int32_t length;
+  int32_t reduce;  // EpilogueReduce
   EpilogueStep steps[kEpilogueSteps];
   EpilogueConsts consts;
 };
@@ -115,7 +121,7 @@ struct GemmArgs;
 // A compiled program's kernel, as its shared library exports it (kw_epilogue_kernel()). abi:
 // kGemmAbi of the headers it was built from; key: the program and variant it runs
 // (epilogue_kernel_key).
-constexpr int kGemmAbi = 1;
+constexpr int kGemmAbi = 2;
 struct GemmKernel {
   int abi;
   const char* key;
@@ -153,6 +159,10 @@ struct GemmArgs {
   const GemmKernel* kernel;
   const float* columns[2];
   const float* rows[2];
+  // program->reduce set: the kernel writes no d but each row's reduction over each output
+  // tile's columns, partials[t * round_up(m, kFp16TileM) + r] for tile column t (the
+  // ceil(n / kFp16TileN) of them) and row r.
+  float* partials;
 };
 
 #ifndef __CUDACC_RTC__  // the host functions

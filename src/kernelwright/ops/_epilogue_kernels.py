@@ -38,18 +38,31 @@ def variants():
     return {name: tuple(v == "true" for v in flags) for name, *flags in rows}
 
 
-def key(code, variant):
-    """The extension's key for ``code`` run in ``variant`` (epilogue_kernel_key in C++)."""
+# kw::EpilogueReduce: what the kernel does with the program's result, by its code; and the code
+# of each reduction linear(..., reduce=) takes (a mean is a sum, divided after).
+REDUCTIONS = ("none", "sum", "max", "min")
+REDUCE_CODES = {"sum": 1, "mean": 1, "amax": 2, "amin": 3}
+
+
+def key(code, variant, reduce=0):
+    """The extension's key for ``code`` run in ``variant``, its rows reduced by ``reduce`` (a
+    REDUCTIONS index; epilogue_kernel_key in C++)."""
     steps = [",".join(str(v) for v in code[s:s + 5]) for s in range(0, len(code), 5)]
-    return "%s:%s" % (variant, ";".join(steps))
+    return "%s:%s%s" % (variant, ";".join(steps), "|%d" % reduce if reduce else "")
 
 
 def parse_key(k):
-    variant, _, steps = k.partition(":")
-    code = [int(v) for step in steps.split(";") if step for v in step.split(",")]
-    if variant not in variants() or len(code) % 5:
+    """(code, variant, reduce) of key ``k``."""
+    variant, _, rest = k.partition(":")
+    steps, bar, reduce = rest.partition("|")
+    try:
+        code = [int(v) for step in steps.split(";") if step for v in step.split(",")]
+        r = int(reduce) if bar else 0
+    except ValueError:
+        raise ValueError("not an epilogue kernel key: %r" % k) from None
+    if variant not in variants() or len(code) % 5 or not (0 < r < len(REDUCTIONS) if bar else True):
         raise ValueError("not an epilogue kernel key: %r" % k)
-    return code, variant
+    return code, variant, r
 
 
 def _operand(src, registers=("r0", "r1", "r2", "r3")):
@@ -64,9 +77,12 @@ def _operand(src, registers=("r0", "r1", "r2", "r3")):
     return "k[%d]" % (src - _CONST0)
 
 
-def describe(code):
+def describe(code, reduce=0):
     """The program as one expression of y (the GEMM's result) and the sources as the generated
-    code names them, for messages: ``clamp_max(relu(mul(y, k[0])), k[1])``."""
+    code names them, for messages: ``clamp_max(relu(mul(y, k[0])), k[1])``; with ``reduce``,
+    ``row sum of ...``."""
+    if reduce:
+        return "row %s of %s" % (REDUCTIONS[reduce], describe(code))
     regs = ["y", "0", "0", "0"]
     for s in range(0, len(code), 5):
         op, dst, a, b, c = code[s:s + 5]
@@ -101,31 +117,32 @@ def vectors_read(code):
     return columns, rows
 
 
-def functor(code):
+def functor(code, reduce=0):
     """CUTLASS's compute functor for the program: called on a fragment with the affine result,
-    the vectors the program reads (the GEMM's visitor tree holds those alone) and the constants."""
+    the vectors the program reads (the GEMM's visitor tree holds those alone) and the constants;
+    kReduce tells the tree to reduce its rows (LinearEpilogue)."""
     columns, rows = vectors_read(code)
     params = (["Frag const& x"] + ["Frag const& c%d" % j for j in range(columns)]
               + ["Frag const& w%d" % j for j in range(rows)] + ["typename Epilogue<T>::Arguments const& args"])
     operands = (["x[i]"] + ["c%d[i]" % j if j < columns else "0.0f" for j in range(2)]
                 + ["w%d[i]" % j if j < rows else "0.0f" for j in range(2)] + ["args.consts.v"])
     return ("template <class T>\nstruct Epilogue {\n"
-            "  static constexpr int kColumns = %d, kRows = %d;\n"
+            "  static constexpr int kColumns = %d, kRows = %d, kReduce = %d;\n"
             "  struct Arguments {\n    kw::EpilogueConsts consts;\n  };\n};\n\n"
             "template <class T, int N>\nstruct Epilogue<cutlass::Array<T, N>> : Epilogue<T> {\n"
             "  using Frag = cutlass::Array<T, N>;\n"
             "  CUTLASS_HOST_DEVICE Frag operator()(%s) const {\n"
             "    Frag out;\n    CUTLASS_PRAGMA_UNROLL\n"
             "    for (int i = 0; i < N; ++i) out[i] = Body::apply(%s);\n"
-            "    return out;\n  }\n};\n" % (columns, rows, ", ".join(params), ", ".join(operands)))
+            "    return out;\n  }\n};\n" % (columns, rows, reduce, ", ".join(params), ", ".join(operands)))
 
 
 def source(k):
     """The translation unit of the kernel for key ``k``."""
-    code, variant = parse_key(k)
+    code, variant, reduce = parse_key(k)
     promoted, sourced, stream_k = (("true" if v else "false") for v in variants()[variant])
     return ("// A GEMM epilogue program compiled by kernelwright (kernelwright/ops/_epilogue_kernels.py).\n"
-            "#include \"kw/cuda/linear_sm90.cuh\"\n\nnamespace {\n\n" + body(code) + "\n" + functor(code) +
+            "#include \"kw/cuda/linear_sm90.cuh\"\n\nnamespace {\n\n" + body(code) + "\n" + functor(code, reduce) +
             "\nusing Config = kw::cuda::LinearFp16Programmed<%s, %s, %s, Epilogue>;\n\n}  // namespace\n\n"
             "KW_EXPORT_EPILOGUE_KERNEL(Config, \"%s\")\n" % (promoted, sourced, stream_k, k))
 
@@ -181,9 +198,9 @@ def build(k):
         src = os.path.join(where, "kernel.cu")
         with open(src, "w") as f:
             f.write(text)
-        code, variant = parse_key(k)
+        code, variant, reduce = parse_key(k)
         _log("compiling the GEMM epilogue kernel for %s (%s; about a minute, once; cached in %s)"
-             % (describe(code), variant, where))
+             % (describe(code, reduce), variant, where))
         start = time.time()
         partial = lib + ".partial"
         done = subprocess.run(command(nvcc, src, partial), capture_output=True, text=True)
@@ -195,7 +212,8 @@ def build(k):
                  % os.path.join(where, "build.log"))
             return None
         os.replace(partial, lib)
-        _log("compiled the GEMM epilogue kernel for %s (%s) in %.0f s" % (describe(code), variant, time.time() - start))
+        _log("compiled the GEMM epilogue kernel for %s (%s) in %.0f s"
+             % (describe(code, reduce), variant, time.time() - start))
     return lib
 
 
@@ -221,7 +239,11 @@ def load(keys, ext, jobs=None):
 
 
 def serve_wanted(ext):
-    """Builds and loads the kernels the extension asked for since it was last asked."""
+    """Builds and loads the kernels the extension asked for since it was last asked. With
+    KERNELWRIGHT_EPILOGUE_JIT=0 it leaves them asked for, so that a later call with it unset
+    builds them all at once, in parallel."""
+    if os.environ.get(ENV_JIT, "1") == "0":
+        return
     wanted = ext.epilogue_kernels_wanted()
-    if wanted and os.environ.get(ENV_JIT, "1") != "0":
+    if wanted:
         load(wanted, ext)

@@ -20,18 +20,22 @@ from kernelwright.ops import _epilogue_kernels
 from kernelwright.ops._epilogue_program import Program, compile, evaluate  # noqa: F401
 
 
-def build(programs, variants=None, jobs=None):
+def build(programs, variants=None, jobs=None, reduce=None):
     """Compiles and loads the GEMM kernels of ``programs`` (Programs or expressions) ahead of
     their first call, ``jobs`` at a time (default: the CPUs). variants: names among
     ``kernelwright.ops.epilogue.VARIANTS`` (default all six: 'highest' splits three products,
     fused or with the cross products apart, 'high' one; each on data-parallel tiles or
-    stream-K, as the shape picks). Returns the kernels' keys."""
+    stream-K, as the shape picks). reduce: the kernels for ``linear(..., reduce=reduce)``
+    instead. Returns the kernels' keys."""
     chosen = list(variants or VARIANTS)
     unknown = [v for v in chosen if v not in VARIANTS]
     if unknown:
         raise ValueError("build(): unknown variants %s; known: %s" % (unknown, ", ".join(VARIANTS)))
+    if reduce is not None and reduce not in _epilogue_kernels.REDUCE_CODES:
+        raise ValueError("build(): reduce must be one of %s, or None" % ", ".join(_epilogue_kernels.REDUCE_CODES))
+    r = _epilogue_kernels.REDUCE_CODES[reduce] if reduce is not None else 0
     codes = [(p if isinstance(p, Program) else compile(p)).code for p in programs]
-    return _epilogue_kernels.load([_epilogue_kernels.key(c, v) for c in codes for v in chosen], ext, jobs)
+    return _epilogue_kernels.load([_epilogue_kernels.key(c, v, r) for c in codes for v in chosen], ext, jobs)
 
 
 VARIANTS = tuple(_epilogue_kernels.variants())

@@ -1,3 +1,4 @@
+import math
 import os
 import weakref
 
@@ -16,7 +17,11 @@ _program_op = torch.ops.kernelwright.linear_program.default
 ACTIVATIONS = ("none", "relu", "sigmoid", "gelu", "gelu_tanh")
 
 
-def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None):
+# reduce= of linear, as torch computes it.
+_TORCH_REDUCE = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax, "amin": torch.amin}
+
+
+def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None, reduce=None):
     """``activation(torch.nn.functional.linear(x, weight, bias))`` in one GEMM whose epilogue adds
     the bias and applies the activation.
 
@@ -42,7 +47,15 @@ def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None):
     program gets its own kernel, compiled with nvcc when a call first needs it (about a minute,
     once: cached on disk); that call, and every call where no kernel applies, runs the program
     after the GEMM instead.
+
+    reduce: "sum", "mean", "amax" or "amin" of each row of the result (of the epilogue's, if
+    given), shape ``x.shape[:-1]``: each output tile reduces its rows in the epilogue and writes
+    those partials alone (a float per row per 128 columns), which one small reduction finishes;
+    the [rows, out_features] result is never written. Where a gradient is recorded, the result
+    is written and reduced by torch, so that autograd sees both.
     """
+    if reduce is not None:
+        return _linear_reduced(x, weight, bias, activation, epilogue, reduce, cache)
     if epilogue is not None:
         if activation not in (None, "none"):
             raise ValueError("kernelwright.linear(): give 'activation' or 'epilogue', not both")
@@ -56,13 +69,37 @@ def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None):
     return run(ext.linear, _op, x, weight, bias, activation)
 
 
-def linear_program(x, weight, bias, program, cache=None):
-    """linear whose epilogue runs ``program`` (:func:`kernelwright.ops.epilogue.compile`'s)."""
+def _linear_reduced(x, weight, bias, activation, epilogue, reduce, cache):
+    if reduce not in _TORCH_REDUCE:
+        raise ValueError("kernelwright.linear(): argument 'reduce' must be one of %s (or None), but got %r"
+                         % (", ".join("'%s'" % r for r in _TORCH_REDUCE), reduce))
+    if epilogue is not None and activation not in (None, "none"):
+        raise ValueError("kernelwright.linear(): give 'activation' or 'epilogue', not both")
+    if epilogue is None:
+        activation = activation or "none"
+        _check("linear", x, weight, bias, activation)
+        y = _epilogue.result()
+        epilogue = {"none": y, "relu": _epilogue.relu(y), "sigmoid": _epilogue.sigmoid(y), "gelu": _epilogue.gelu(y),
+                    "gelu_tanh": _epilogue.gelu(y, "tanh")}[activation]
+    program = epilogue if isinstance(epilogue, _epilogue.Program) else _epilogue.compile(epilogue)
+    code, torch_reduce = _epilogue_kernels.REDUCE_CODES[reduce], _TORCH_REDUCE[reduce]
+    tensors = [x, weight, bias, *program.columns, *program.rows]
+    if torch.is_grad_enabled() and any(isinstance(t, torch.Tensor) and t.requires_grad for t in tensors):
+        return torch_reduce(linear_program(x, weight, bias, program, cache), -1)
+    rows = linear_program(x, weight, bias, program, cache, code)  # [rows, partials per row]
+    out = torch_reduce(rows, -1) if reduce != "mean" else rows.sum(-1) / weight.shape[0]
+    return out.view(x.shape[:-1])
+
+
+def linear_program(x, weight, bias, program, cache=None, reduce=0):
+    """linear whose epilogue runs ``program`` (:func:`kernelwright.ops.epilogue.compile`'s);
+    ``reduce`` (1 sum, 2 max, 3 min): rows whose reduction is the answer (the op's doc,
+    csrc/include/kw/ops.h)."""
     parts = cache.parts(weight) if cache is not None and not torch.compiler.is_compiling() else None
     if parts is None:
         parts = (None, None)
     out = run(ext.linear_program, _program_op, x, weight, bias, program.code, program.consts,
-              list(program.columns), list(program.rows), *parts)
+              list(program.columns), list(program.rows), *parts, reduce)
     if x.is_cuda and not torch.compiler.is_compiling():
         _epilogue_kernels.serve_wanted(ext)  # the program's kernel, for the calls after this one
     return out
@@ -155,11 +192,13 @@ def _(x, weight, weight_parts, weight_scales, bias=None, activation="none"):
 
 
 @torch.library.register_fake("kernelwright::linear_program")
-def _(x, weight, bias, code, consts, columns, rows, weight_parts, weight_scales):
+def _(x, weight, bias, code, consts, columns, rows, weight_parts, weight_scales, reduce=0):
     _check("linear_program", x, weight, bias, "none")
     for name, vectors in (("columns", columns), ("rows", rows)):
         for j, v in enumerate(vectors):
             check_floating("linear_program", "%s[%d]" % (name, j), v)
+    if reduce:  # partials per row: one per tile of columns, or the whole row, as the kernel runs
+        return x.new_empty((math.prod(x.shape[:-1]), torch.library.get_ctx().new_dynamic_size()))
     return x.new_empty(tuple(x.shape[:-1]) + (weight.shape[0],))
 
 

@@ -75,7 +75,7 @@ struct LinearActivation<cutlass::Array<T, N>> {
 // called with the affine result, the vectors and its Arguments (the program's constants).
 template <class T>
 struct NoProgram {
-  static constexpr int kColumns = 0, kRows = 0;
+  static constexpr int kColumns = 0, kRows = 0, kReduce = 0;
 };
 
 template <template <class> class Program>
@@ -95,6 +95,49 @@ template <class Op, class Affine, class Col, class Row, size_t... I, size_t... J
 struct ProgramTree<Op, Affine, Col, Row, std::index_sequence<I...>, std::index_sequence<J...>> {
   using type = cutlass::epilogue::fusion::Sm90EVT<Op, Affine, typename Repeated<Col, I>::type...,
                                                   typename Repeated<Row, J>::type...>;
+};
+
+// A row reduction of the program's result over each output tile's columns (Program<float>::
+// kReduce, an EpilogueReduce), each tile's partials written to GemmArgs::partials: CUTLASS's
+// column-vector reduction left unfinished (its FinalReduction off), so that no tile waits for
+// another. It names float the element of the aux output CUTLASS's void-D epilogue asks the
+// tree for, since it stores no d.
+template <int Reduce>
+struct RowReduceOp;
+template <>
+struct RowReduceOp<static_cast<int>(EpilogueReduce::kSum)> {
+  template <class T>
+  using Fn = cutlass::plus<T>;
+  static constexpr float kIdentity = 0.0f;
+};
+template <>
+struct RowReduceOp<static_cast<int>(EpilogueReduce::kMax)> {
+  template <class T>
+  using Fn = cutlass::maximum<T, true>;  // a NaN wins, as in torch.amax
+  static constexpr float kIdentity = -INFINITY;
+};
+template <>
+struct RowReduceOp<static_cast<int>(EpilogueReduce::kMin)> {
+  template <class T>
+  using Fn = cutlass::minimum<T, true>;
+  static constexpr float kIdentity = INFINITY;
+};
+
+template <int Reduce, class TileShape>
+using RowPartialsOf = cutlass::epilogue::fusion::Sm90ColReduction<
+    RowReduceOp<Reduce>::template Fn, RowReduceOp<Reduce>::template Fn,
+    RowReduceOp<Reduce>::template Fn, 0, TileShape, float, float,
+    cutlass::FloatRoundStyle::round_to_nearest, cute::Stride<cute::_1, cute::_0, cute::_0>, 4,
+    true, false>;
+
+template <int Reduce, class TileShape>
+struct RowPartials : RowPartialsOf<Reduce, TileShape> {
+  using Base = RowPartialsOf<Reduce, TileShape>;
+  using Base::Base;
+  using ElementAux = float;
+  static typename Base::Arguments arguments(float* partials) {
+    return {partials, RowReduceOp<Reduce>::kIdentity, {}};
+  }
 };
 
 template <class ElementD, class TileShape, bool RowScaled, bool Sourced,
@@ -126,10 +169,17 @@ struct LinearEpilogue {
   using Columns = std::make_index_sequence<Program<float>::kColumns>;
   using Rows = std::make_index_sequence<Program<float>::kRows>;
 
+  static constexpr int kReduce = Program<float>::kReduce;
+  using ProgramNode =
+      typename ProgramTree<Compute<Program, ElementD>, Affine, PerColumn, PerRow,
+                           Columns, Rows>::type;
   using Callbacks = cute::conditional_t<
       Programmed,
-      typename ProgramTree<Compute<Program, ElementD>, Affine, PerColumn, PerRow, Columns, Rows>::type,
+      cute::conditional_t<kReduce != 0, Node<RowPartials<kReduce, TileShape>, ProgramNode>,
+                          ProgramNode>,
       Node<Compute<LinearActivation, ElementD>, Affine>>;
+  // What the epilogue stores: nothing where it writes row partials alone.
+  using StoredD = cute::conditional_t<kReduce != 0, void, ElementD>;
 
   static typename Affine::Arguments affine(const GemmArgs& g) {
     const auto* bias = static_cast<const ElementD*>(g.bias);  // null: 0
@@ -143,14 +193,17 @@ struct LinearEpilogue {
   }
 
   template <size_t... I, size_t... J>
-  static typename Callbacks::Arguments program_arguments(const GemmArgs& g, std::index_sequence<I...>,
+  static typename ProgramNode::Arguments program_arguments(const GemmArgs& g, std::index_sequence<I...>,
                                                          std::index_sequence<J...>) {
     return {affine(g), typename PerColumn::Arguments{g.columns[I]}...,
             typename PerRow::Arguments{g.rows[J]}..., {g.program->consts}};
   }
 
   static typename Callbacks::Arguments arguments(const GemmArgs& g) {
-    if constexpr (Programmed) {
+    if constexpr (kReduce != 0) {
+      return {program_arguments(g, Columns{}, Rows{}),
+              RowPartials<kReduce, TileShape>::arguments(g.partials)};
+    } else if constexpr (Programmed) {
       return program_arguments(g, Columns{}, Rows{});
     } else {
       return {affine(g), {g.activation}};
@@ -181,7 +234,7 @@ struct LinearSm90 {
   using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       cutlass::epilogue::collective::EpilogueTileAuto, float, float, typename Fusion::ElementC,
-      LayoutD, Sourced ? 4 : kAlignD, ElementD, LayoutD, kAlignD, EpilogueSchedule,
+      LayoutD, Sourced ? 4 : kAlignD, typename Fusion::StoredD, LayoutD, kAlignD, EpilogueSchedule,
       typename Fusion::Callbacks>::CollectiveOp;
 
   using BuiltMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
@@ -224,7 +277,8 @@ struct LinearSm90 {
                                   {m, n, k, 1},
                                   {static_cast<const ElementAB*>(g.a), sa,
                                    static_cast<const ElementAB*>(g.b), sb},
-                                  {{}, Sourced ? g.c : nullptr, sc, static_cast<ElementD*>(g.d), sd},
+                                  {{}, Sourced ? g.c : nullptr, sc,
+                                   Fusion::kReduce ? nullptr : static_cast<ElementD*>(g.d), sd},
                                   hw};
     args.epilogue.thread = Fusion::arguments(g);
     if constexpr (Promoted) {

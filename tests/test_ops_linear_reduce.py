@@ -1,0 +1,179 @@
+"""linear(..., reduce=...): each row of the GEMM's result (after its epilogue) reduced, on CUDA
+inside the GEMM's epilogue as per-tile partials that one small reduction finishes, elsewhere by
+torch after the product; against the chain and the reduction run by PyTorch in float64."""
+
+import math
+import os
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import kernelwright.ops as K
+from kernelwright.ops import _epilogue_kernels
+from kernelwright.ops import epilogue as E
+from reference import poison
+from test_ops_linear import make, precision, rel_err
+from test_ops_linear_epilogue import SMOOTH, T, _can_build, expected, vectors
+
+REDUCE = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax, "amin": torch.amin}
+CODES = {"sum": 1, "mean": 1, "amax": 2, "amin": 3}  # the kernel's reduction for each
+CHAIN = SMOOTH[0]  # gelu(y * 0.5 + column): a vector operand, a transcendental
+# The kernels the small shapes below pick: stream-K, the cross products fused ('highest') or the
+# single scaled product ('high').
+SMALL_VARIANTS = ["fp16_split3_stream_k", "fp16_scaled_stream_k"]
+
+
+def _program(c=0):
+    """CHAIN's program, reading ``c`` as its column vector (0: code alone, for keys)."""
+    return E.compile(lambda y: CHAIN[1](E, y, c, None))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def reduce_kernels():
+    """On a GPU, the kernels these tests run, compiled in parallel before them; no call compiles
+    on demand (KERNELWRIGHT_EPILOGUE_JIT=0), so any other runs its product, then torch's
+    reduction: the path of a call before its kernel is built."""
+    old = os.environ.get(_epilogue_kernels.ENV_JIT)
+    os.environ[_epilogue_kernels.ENV_JIT] = "0"
+    if torch.cuda.is_available() and _can_build():
+        from kernelwright.ops._common import ext
+
+        keys = [_epilogue_kernels.key(_program().code, v, r) for v in SMALL_VARIANTS for r in (1, 2, 3)]
+        keys += [_epilogue_kernels.key(_program().code, v, 1) for v in _epilogue_kernels.variants()]
+        _epilogue_kernels.load(keys, ext)
+    yield
+    if old is None:
+        del os.environ[_epilogue_kernels.ENV_JIT]
+    else:
+        os.environ[_epilogue_kernels.ENV_JIT] = old
+
+
+def _partials(x, w, b, program, code):
+    """The op's rows to reduce: [m, ceil(n / 128)] where the kernel reduced, else [m, n]."""
+    return torch.ops.kernelwright.linear_program(x, w, b, program.code, program.consts, list(program.columns),
+                                                 list(program.rows), None, None, code)
+
+
+@pytest.mark.parametrize("reduce", sorted(REDUCE))
+# Rows and columns off the 128 x 128 tile, n off 8 (padded: reduced after the product), k short
+# and long.
+@pytest.mark.parametrize("mnk", [(7, 5, 3), (257, 136, 64), (300, 517, 1000), (640, 384, 4096)], ids=str)
+def test_reductions_match_float64(device, reduce, mnk):
+    x, w, b = make(*mnk, torch.float32, device)
+    c, _ = vectors(mnk[0], mnk[1], device, 3)
+    fn = CHAIN[1]
+    want = REDUCE[reduce](expected(fn, x, w, b, c, c), -1)
+    program = _program(c)
+    for mode in ("highest", "high"):
+        with precision(mode):
+            eager = REDUCE[reduce](fn(T, F.linear(x, w, b), c, None), -1)
+            limit = max(2.0 * rel_err(eager, want), 2e-6 if mode == "highest" else 2e-2)
+            poison(device)
+            got = K.linear(x, w, b, epilogue=program, reduce=reduce)
+            assert got.shape == (mnk[0],) and got.dtype == torch.float32
+            assert rel_err(got, want) <= limit, (mode, rel_err(got, want), limit)
+            cache = K.WeightCache()
+            for _ in range(2):
+                assert rel_err(K.linear(x, w, b, cache=cache, epilogue=program, reduce=reduce), want) <= limit
+            if device == "cuda" and _can_build() and mnk[1] % 8 == 0 and mnk[0] >= 96:
+                # In the epilogue: a partial per row per tile of 128 columns, not the whole row.
+                rows = _partials(x, w, b, program, CODES[reduce])
+                assert rows.shape == (mnk[0], math.ceil(mnk[1] / 128)), rows.shape
+
+
+def test_activations_batches_views_and_empty_rows(device):
+    x, w, b = make(96, 40, 24, torch.float32, device)
+    x3 = x.view(4, 24, 24).transpose(0, 1)  # not contiguous
+    w64 = w.double()
+    for act, f in (("relu", torch.relu), ("gelu", F.gelu), (None, lambda t: t)):
+        got = K.linear(x3, w, b, activation=act, reduce="amax")
+        want = f(F.linear(x3.double(), w64, b.double())).amax(-1)
+        assert got.shape == (24, 4) and rel_err(got, want) < 1e-5
+    assert K.linear(x[:0], w, b, reduce="sum").shape == (0,)
+    assert K.linear(x[:5], w, None, reduce="mean").shape == (5,)
+
+
+def test_nan_and_infinity_reach_the_reduction(device):
+    x, w, b = make(130, 64, 32, torch.float32, device)
+    b[3], b[40] = float("nan"), float("inf")
+    program = E.compile(lambda y: y * 2.0)
+    for reduce in REDUCE:
+        want = REDUCE[reduce](F.linear(x.double(), w.double(), b.double()) * 2.0, -1)
+        got = K.linear(x, w, b, epilogue=program, reduce=reduce)
+        assert torch.equal(got.isnan(), want.isnan()) and torch.equal(got.isinf(), want.isinf()), reduce
+
+
+def test_gradients_flow_through_the_reduction(device):
+    """Where a gradient is recorded the result is written and reduced by torch: autograd sees
+    both, and the epilogue's vectors get theirs."""
+    x, w, b = (t.double() for t in make(9, 7, 5, torch.float32, device))
+    c = torch.randn(7, dtype=torch.float64, device=device)
+    for reduce in REDUCE:
+        torch.autograd.gradcheck(
+            lambda x, w, b, c: K.linear(x, w, b, epilogue=lambda y: E.tanh(y * E.column(c)), reduce=reduce),
+            [t.requires_grad_() for t in (x, w, b, c)])
+
+
+def test_opcheck_and_compile(device):
+    x, w, b = make(64, 32, 48, torch.float32, device)
+    p = _program(vectors(64, 32, device, 1)[0])
+    torch.library.opcheck(torch.ops.kernelwright.linear_program.default,
+                          (x, w, b, p.code, p.consts, p.columns, p.rows, None, None, 1))
+    compiled = torch.compile(lambda x: K.linear(x, w, b, activation="relu", reduce="sum"), fullgraph=True)
+    torch.testing.assert_close(compiled(x), torch.relu(F.linear(x, w, b)).sum(-1), rtol=1e-4, atol=1e-4)
+
+
+def test_bad_input_is_a_clear_error(device):
+    x, w, b = make(8, 6, 4, torch.float32, device)
+    with pytest.raises(ValueError, match="argument 'reduce' must be one of 'sum', 'mean', 'amax', 'amin'"):
+        K.linear(x, w, b, reduce="max")
+    with pytest.raises(ValueError, match="give 'activation' or 'epilogue', not both"):
+        K.linear(x, w, b, activation="relu", epilogue=lambda y: y, reduce="sum")
+    with pytest.raises(ValueError, match="argument 'activation' must be one of"):
+        K.linear(x, w, b, activation="swish", reduce="sum")
+    p = _program(vectors(8, 6, device, 1)[0])
+    with pytest.raises(ValueError, match=r"argument 'reduce' must be 0 \(none\), 1 \(sum\), 2 \(max\) or 3 \(min\)"):
+        _partials(x, w, b, p, 4)
+    assert K.linear(x, w, b, reduce="sum").shape == (8,)  # the next call still works
+
+
+def test_kernel_keys_name_the_reduction():
+    p = _program()
+    k = _epilogue_kernels.key(p.code, "fp16_split3_stream_k", 2)
+    assert k.endswith("|2") and _epilogue_kernels.parse_key(k) == (p.code, "fp16_split3_stream_k", 2)
+    assert _epilogue_kernels.key(p.code, "fp16_split3_stream_k", 0) == _epilogue_kernels.key(p.code, "fp16_split3_stream_k")
+    for bad in (k[:-1] + "0", k[:-1] + "4", k[:-1] + "x", k + "|1"):
+        with pytest.raises(ValueError, match="not an epilogue kernel key"):
+            _epilogue_kernels.parse_key(bad)
+    assert _epilogue_kernels.describe(p.code, 3).startswith("row min of gelu(")
+    assert "kReduce = 3" in _epilogue_kernels.source(_epilogue_kernels.key(p.code, "fp16_scaled_data_parallel", 3))
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("variant", sorted(_epilogue_kernels.variants()))
+def test_each_variant_reduces_in_its_kernel(variant):
+    """The shape, precision and cross-product route that pick each variant: the rows are reduced
+    in the variant's compiled kernel (its partials, and the kernel in the profiler)."""
+    promoted, sourced, stream_k = _epilogue_kernels.variants()[variant]
+    if not _can_build():
+        pytest.skip("no nvcc or CUTLASS headers to compile epilogue kernels with")
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    m = 128 if stream_k else 128 * sms
+    x, w, b = make(m, 264, 64, torch.float32, "cuda")
+    c, _ = vectors(m, 264, "cuda", 2)
+    program = _program(c)
+    os.environ["KERNELWRIGHT_GEMM_CROSS"] = "apart" if sourced else "fused"
+    try:
+        with precision("highest" if promoted else "high"):
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                rows = _partials(x, w, b, program, 1)
+                torch.cuda.synchronize()
+            got = K.linear(x, w, b, epilogue=program, reduce="sum")
+    finally:
+        del os.environ["KERNELWRIGHT_GEMM_CROSS"]
+    assert rows.shape == (m, 3)
+    names = [e.name for e in prof.events()]
+    assert any("cutlass" in n and "_kernel_cu_" in n for n in names), names
+    want = expected(CHAIN[1], x, w, b, c, c).sum(-1)
+    assert rel_err(got, want) < (1e-5 if promoted else 1e-2)
