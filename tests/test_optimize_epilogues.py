@@ -7,15 +7,17 @@ import os
 import pytest
 import torch
 
-from kernelwright.optimize import api, capture, emit, epilogues, interpret, runtime
+from kernelwright.optimize import api, capture, emit, epilogue_translate, epilogues, interpret, runtime
 from kernelwright.optimize import plan as planning
 from optimize_util import MODELS, as_list, assert_matches, build, model_id, planned
 
-# Corpus models whose plan has a pointwise group that can run in a GEMM's epilogue: a Linear
-# with a bias, an mm, a Linear on a 3-D input (through ATen's views), per-column parameters, a
-# scalar parameter, a per-row value computed earlier, residuals of the pre-activation.
+# Corpus models whose plan has a group that can run in a GEMM's epilogue: a Linear with a bias,
+# an mm, a Linear on a 3-D input (through ATen's views), per-column parameters, a scalar
+# parameter, a per-row value computed earlier, residuals of the pre-activation; the rows of such
+# a chain reduced, with ops on the reduced rows after it.
 FUSIBLE = [m for m in MODELS if model_id(m)[:3] in (
-    "039", "041", "086", "180", "198", "205", "218", "234", "235", "236", "237", "240", "241", "249", "250")]
+    "039", "041", "086", "180", "198", "205", "218", "234", "235", "236", "237", "240", "241", "249", "250",
+    "270", "272", "274", "275", "278")]
 
 
 def _fusions(path):
@@ -71,9 +73,12 @@ def test_every_candidate_in_the_corpus_computes_what_its_group_does():
 def fused_kernels():
     """The kernels of every FUSIBLE model's programs in the variant their small shapes pick,
     compiled in parallel once, so that no test waits on nvcc for its own."""
-    from kernelwright.ops import epilogue as E
+    from kernelwright.ops import _epilogue_kernels
+    from kernelwright.ops._common import ext
 
-    E.build([f.program for m in FUSIBLE for f in _fusions(m)[1][0].values()], ["fp16_split3_stream_k"])
+    fusions = [f for m in FUSIBLE for f in _fusions(m)[1][0].values()]
+    _epilogue_kernels.load([_epilogue_kernels.key(f.program.code, "fp16_split3_stream_k",
+                                                  _epilogue_kernels.REDUCE_CODES.get(f.reduce, 0)) for f in fusions], ext)
 
 
 @pytest.mark.cuda
@@ -126,16 +131,84 @@ def test_a_full_size_operand_keeps_the_group_apart_and_says_so():
 def test_operands_are_read_by_column_row_or_not_at_all(shape, kind):
     """Against an output [2, 3, 8] (rows: 6): a value per column, per row, one value, or none of
     those (a per-batch value, a broadcast the GEMM's rows cannot take)."""
-    assert epilogues._kind(shape, (2, 3, 8)) == kind
+    assert epilogue_translate.broadcast_kind(shape, (2, 3, 8)) == kind
 
 
-def test_a_reduction_after_the_gemm_stays_its_own_kernel_and_says_so():
-    """The epilogue takes pointwise chains: a softmax over the GEMM's rows is a rows kernel."""
-    path = next(m for m in MODELS if model_id(m).startswith("233"))
-    plan, (fusions, decisions) = _fusions(path)
-    rows = [g for g in plan.groups if plan.specs[g.id].template != "pointwise"]
-    assert rows and not any(g.id in fusions for g in rows)
-    assert any("pointwise chains" in d for d in decisions), decisions
+def test_a_softmax_after_the_gemm_stays_its_own_kernel_and_says_so():
+    """The epilogue reduces rows once, last: a softmax over the GEMM's rows (a max, a sum, and
+    the division of every element after them) is a rows kernel."""
+    fc = torch.nn.Linear(24, 40)
+    plan = planning.plan(capture.capture(torch.nn.Sequential(fc, torch.nn.Softmax(-1)), [torch.randn(9, 24)]))
+    fusions, decisions = epilogues.candidates(plan)
+    assert not fusions and any("reduces 2 times" in d for d in decisions), decisions
+
+
+class _Reduced(torch.nn.Module):
+    """Rows of GEMM results reduced over their columns, each the last op of its group: after a
+    chain with a per-column parameter, through a 3-D Linear's views, kept or not kept dims."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(24, 40)
+        self.fc3 = torch.nn.Linear(24, 16, bias=False)
+        self.scale = torch.nn.Parameter(torch.randn(40))
+
+    def forward(self, x, x3):
+        z = self.fc(x)
+        s = torch.sigmoid(z * self.scale - 0.25).sum(dim=1, keepdim=True)
+        m = torch.nn.functional.gelu(self.fc(x)).mean(-1)
+        hi = self.fc3(x3).amax(dim=-1)
+        lo = torch.relu(torch.mm(x, self.fc.weight.t())).amin(1)
+        scaled = torch.tanh(self.fc(x) / 3.0).sum(1, keepdim=True) * 1.5 + 0.5  # ops after the reduction
+        return s, m, hi, lo, scaled
+
+
+def _reduced_inputs():
+    g = torch.Generator().manual_seed(5)
+    return [torch.randn(33, 24, generator=g), torch.randn(3, 11, 24, generator=g)]
+
+
+def test_row_reductions_run_in_the_epilogue():
+    """Each reduction becomes the GEMM's reduce= with the chain before it as the program; the
+    fused call computes what the group does, and the emitted forward what Model does."""
+    model, inputs = _Reduced(), _reduced_inputs()
+    plan = planning.plan(capture.capture(model, inputs))
+    fusions, decisions = epilogues.candidates(plan)
+    assert sorted(f.reduce for f in fusions.values()) == ["amax", "amin", "mean", "sum", "sum"], decisions
+    assert sum(f.after is not None for f in fusions.values()) == 1
+    assert sorted(_check_fusions("reduced", plan, fusions, model, inputs)) == sorted(fusions)
+    source = emit.module_source(plan, api._MODEL_STUB, "reduced", {}, [], epilogues=fusions)
+    for r in ("sum", "mean", "amax", "amin"):
+        assert "reduce=%r)" % r in source and "rows reduced there (%s)" % r in source
+    assert "_after = _E.compile(lambda y: ((y * 1.5) + 0.5))" in source and "_after.apply(_K.linear(" in source
+    new = api._import_source(emit.module_source(plan, api._MODEL_STUB, "reduced", {}, [], epilogues=fusions),
+                             model_class=_Reduced).ModelNew()
+    new.load_state_dict(model.state_dict())
+    with torch.no_grad():
+        assert_matches(as_list(new(*inputs)), as_list(model(*inputs)), "reduced")
+
+
+class _NotReduced(torch.nn.Module):
+    """Reductions the epilogue does not take: one whose rows meet another value after it, one
+    over the GEMM's rows."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(24, 40)
+        self.per_row = torch.nn.Parameter(torch.randn(33, 1))
+
+    def forward(self, x):
+        z = self.fc(x)
+        return torch.sigmoid(z).sum(dim=1, keepdim=True) * self.per_row, torch.tanh(self.fc(x)).sum(0)
+
+
+def test_reductions_the_epilogue_does_not_take_say_why():
+    model, x = _NotReduced(), torch.randn(33, 24)
+    plan = planning.plan(capture.capture(model, [x]))
+    fusions, decisions = epilogues.candidates(plan)
+    assert not fusions
+    assert any("mul, after the reduction, reads a value other than the reduced rows" in d for d in decisions), decisions
+    assert any("reduces other dims than the GEMM's columns" in d for d in decisions), decisions
 
 
 class _TransposedSquare(torch.nn.Module):

@@ -34,6 +34,12 @@ class Program:
         return Program(self.code, self.consts, place(self.columns, list(columns), "column"),
                        place(self.rows, list(rows), "row"))
 
+    def apply(self, z):
+        """The program run on ``z`` [m, n] with torch ops (its twin, as where no kernel runs it),
+        reading the vectors it holds: for a value no GEMM computes, such as the rows a GEMM's
+        epilogue reduced."""
+        return evaluate(self.code, self.consts, z, list(self.columns), list(self.rows))
+
 
 class _OutOfRegisters(EpilogueError):
     pass

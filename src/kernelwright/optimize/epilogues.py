@@ -1,9 +1,12 @@
 """GEMM epilogues: a pointwise group whose only GEMM operand is a GEMM's result can run in that
 GEMM's epilogue (``kernelwright.ops.linear(..., epilogue=...)``), so that the result is written
-once, after the chain, instead of written, read back and written again.
+once, after the chain, instead of written, read back and written again; a rows group that ends
+in one sum, mean, max or min over the last dim of such a chain reduces the rows in the
+epilogue (``linear(..., reduce=...)``), so that the GEMM's result is never written; the group's
+ops on the reduced rows, if any, run after it on those few values.
 
 ``candidates`` finds the (GEMM, group) pairs and translates each group into an epilogue
-expression (``kernelwright.ops.epilogue``) whose vectors are the group's other inputs, each read
+expression (``kernelwright.ops.epilogue``; ``epilogue_translate``) whose vectors are the group's other inputs, each read
 as a value per column or per row of the GEMM's result; a group with a full-size operand, an op
 the epilogue lacks, or a dtype other than float32 stays a kernel of its own, and the decision
 says why. ``tune`` times each candidate against the GEMM and the group apart, in the same run,
@@ -18,22 +21,11 @@ import torch
 from kernelwright.ops import epilogue as E
 
 from . import anchors, opset
+from .epilogue_translate import RESHAPES, leaf, scalars_to_free_slots, translate
 from .emitter import meta
 from .ir import Group, Unsupported
 
 _GEMMS = ("mm", "addmm")
-# Views that keep the elements in the same order (only the shape changes): the epilogue writes
-# the GEMM's result in its own order, so a group may read it through these and no others (a
-# transpose of a square result has the same shape and another order).
-_RESHAPES = ("view", "_unsafe_view", "reshape", "unsqueeze", "squeeze", "alias")
-_PASS = ("clone", "alias", "lift_fresh_copy", "_to_copy", "convert_element_type", "positive")
-_UNARY = {name: getattr(E, name) for name in (
-    "neg", "abs", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tanh",
-    "sigmoid", "erf", "relu", "floor", "ceil", "sign", "silu", "mish", "hardsigmoid", "hardswish")}
-_BINARY = {name: getattr(E, name) for name in (
-    "mul", "maximum", "minimum", "lt", "le", "gt", "ge", "eq", "ne", "pow", "clamp_min", "clamp_max")}
-
-
 @dataclass
 class Fusion:
     gemm: torch.fx.Node  # mm(a, b) or addmm(bias, a, b)
@@ -41,6 +33,8 @@ class Fusion:
     group: Group
     expr: E.Expr  # its vector leaves hold (FX node, "column" | "row" | "scalar" | "scalar-row")
     held_weight: bool  # b is a parameter or buffer: its conversion is kept between calls
+    reduce: str = None  # "sum", "mean", "amax", "amin": expr reduced over its last dim
+    after: E.Expr = None  # with reduce: the group's ops on the reduced rows (of result() and constants)
 
     @property
     def operands(self):
@@ -62,6 +56,12 @@ class Fusion:
         """The compiled program, its vectors placeholders."""
         return E.compile(self._placeholders()[0])
 
+    @functools.cached_property
+    def after_program(self):
+        """``after`` compiled, run by torch on the reduced rows; None where the group ends in its
+        reduction."""
+        return E.compile(self.after) if self.after is not None else None
+
     def values(self, gemm_args, spec, group_args):
         """{FX node: tensor}, what :meth:`call` reads: the GEMM's operands ``gemm_args`` and the
         group's inputs ``group_args`` (in the order of its kernel's ``spec.inputs``)."""
@@ -80,14 +80,24 @@ class Fusion:
         program = self.program.bind(columns=[_vector(values[v[0]], v[1], mn) for v in columns],
                                     rows=[_vector(values[v[0]], v[1], mn) for v in rows])
         out = K.linear(values[a], values[b].t(), values[bias] if bias is not None else None, cache=cache,
-                       epilogue=program)
-        return out.view(meta(self.group.outputs[0]).shape) if self.views else out
+                       epilogue=program, reduce=self.reduce)
+        if self.after is not None:
+            return self.after_program.apply(out.view(self._reduced_shape()))
+        return out.view(meta(self.group.outputs[0]).shape) if self.views or self.reduce else out
+
+    def _reduced_shape(self):
+        """The reduction's shape, as the ops after it see it."""
+        return tuple(meta(next(n for n in self.group.nodes if opset.kind(n) == opset.REDUCTION)).shape)
 
     def program_source(self, name):
         """The module-level statement that compiles the program once, as ``name``."""
         expr = self._placeholders()[0].source(repr)
-        return "# %s: %s in the epilogue of %s\n%s = _E.compile(lambda y: %s)" % (
-            self.group.name, ", ".join(dict.fromkeys(self.group.ops())), self.gemm.name, name, expr)
+        text = "# %s: %s in the epilogue of %s%s\n%s = _E.compile(lambda y: %s)" % (
+            self.group.name, ", ".join(dict.fromkeys(self.group.ops())), self.gemm.name,
+            ", its rows reduced there (%s)" % self.reduce if self.reduce else "", name, expr)
+        if self.after is not None:
+            text += "\n%s_after = _E.compile(lambda y: %s)  # on the reduced rows" % (name, self.after.source(repr))
+        return text
 
     def code(self, name_of, program_name):
         """The emitted forward's expression for the group's output."""
@@ -97,9 +107,13 @@ class Fusion:
         cache = ", cache=_kw.weight_cache(self, %r, _K.WeightCache)" % self.gemm.name if self.held_weight else ""
         bound = ", ".join("%s=[%s]" % (kind, ", ".join(_vector_source(name_of(v[0]), v[1], mn) for v in vs))
                           for kind, vs in (("columns", columns), ("rows", rows)) if vs)
-        view = ".view(%r)" % (tuple(meta(self.group.outputs[0]).shape),) if self.views else ""
-        return "_K.linear(%s, %s.t(), %s%s, epilogue=%s.bind(%s))%s" % (
-            name_of(a), name_of(b), name_of(bias) if bias is not None else "None", cache, program_name, bound, view)
+        shape = self._reduced_shape() if self.after is not None else tuple(meta(self.group.outputs[0]).shape)
+        view = ".view(%r)" % (shape,) if self.views or self.reduce else ""
+        reduce = ", reduce=%r" % self.reduce if self.reduce else ""
+        call = "_K.linear(%s, %s.t(), %s%s, epilogue=%s.bind(%s)%s)%s" % (
+            name_of(a), name_of(b), name_of(bias) if bias is not None else "None", cache, program_name, bound,
+            reduce, view)
+        return "%s_after.apply(%s)" % (program_name, call) if self.after is not None else call
 
 
 def _vector(t, kind, mn):
@@ -125,12 +139,13 @@ def candidates(plan):
         if len(reads) != 1:
             continue
         read, (gemm, views) = reads[0]
-        if plan.specs[g.id].template != "pointwise":
-            decisions.append("%s: not in %s's epilogue (a %s kernel; the epilogue takes pointwise chains)" % (
-                g.name, gemm.name, plan.specs[g.id].template))
+        template = plan.specs[g.id].template
+        if template not in ("pointwise", "rows"):
+            decisions.append("%s: not in %s's epilogue (a %s kernel; the epilogue takes pointwise chains and "
+                             "their rows reduced)" % (g.name, gemm.name, template))
             continue
         try:
-            found[g.id] = _fusion(plan, gemm, views, read, g, owner)
+            found[g.id] = _fusion(plan, gemm, views, read, g, owner, reduced=template == "rows")
         except Unsupported as why:
             decisions.append("%s: not in %s's epilogue (%s)" % (g.name, gemm.name, why))
     return found, decisions
@@ -148,143 +163,86 @@ def _gemm_behind(node):
     return None
 
 
-def _fusion(plan, gemm, views, read, group, owner):
+def _fusion(plan, gemm, views, read, group, owner, reduced=False):
     val = meta(gemm)
     if val.dtype != torch.float32 or val.dim() != 2:
         raise Unsupported("the epilogue runs on float32 GEMMs")
     if gemm.kwargs or (opset.op_name(gemm.target) == "addmm" and (
             len(gemm.args) > 3 or tuple(meta(gemm.args[0]).shape) != (val.shape[1],))):
         raise Unsupported("an addmm with scaling or a bias other than one value per column")
-    moving = [v.name for v in views if opset.op_name(v.target) not in _RESHAPES]
+    moving = [v.name for v in views if opset.op_name(v.target) not in RESHAPES]
     if moving:
         raise Unsupported("it reads the GEMM's result through %s, which reorders it" % ", ".join(moving))
     chain = [gemm] + views[::-1]  # the GEMM, then each view of it up to what the group reads
     if any(len(x.users) != 1 for x in chain[:-1]) or any(owner.get(u) is not group for u in read.users):
         raise Unsupported("the GEMM's result is read outside the group")
-    out = meta(group.outputs[0]) if len(group.outputs) == 1 else None
-    if out is None or tuple(out.shape) != tuple(meta(read).shape) or out.dtype != torch.float32 \
+    if len(group.outputs) != 1:
+        raise Unsupported("the group has more than one output")
+    nodes, last, reduce, after = group.nodes, group.outputs[0], None, []
+    if reduced:
+        reduction, last, reduce = _row_reduction(group, val.shape[1])
+        cut = group.nodes.index(reduction)
+        nodes, after = group.nodes[:cut], group.nodes[cut + 1:]
+    out = meta(last)
+    if tuple(out.shape) != tuple(meta(read).shape) or out.dtype != torch.float32 \
             or out.numel() != val.numel() or out.shape[-1] != val.shape[1]:
-        raise Unsupported("the group's output is not one float32 tensor of the GEMM's shape")
+        raise Unsupported("the group's output is not one float32 tensor of the GEMM's shape"
+                          if not reduced else "the reduced value is not float32 of the GEMM's shape")
     exprs = {read: E.result()}
+    used = {a for node in nodes for a in node.all_input_nodes}  # before a reduction: what the epilogue reads
     for a in group.inputs:
-        if a is not read:
-            exprs[a] = _leaf(a, tuple(out.shape))
-    for node in group.nodes:
-        exprs[node] = _translate(node, exprs, tuple(out.shape))
-    expr = _scalars_to_free_slots(exprs[group.outputs[0]])
+        if a is not read and a in used:
+            exprs[a] = leaf(a, tuple(out.shape))
+    for node in nodes:
+        exprs[node] = translate(node, exprs, tuple(out.shape))
+    expr = scalars_to_free_slots(exprs[last])
+    after_expr = _after_reduction(group, after, exprs) if after else None
     try:
         E.compile(expr)  # registers, steps and constants fit
+        if after_expr is not None:
+            E.compile(after_expr)
     except E.EpilogueError as why:
         raise Unsupported(str(why)) from why
-    return Fusion(gemm, views, group, expr, anchors.held_weight(gemm.args[-1], plan.captured.params))
+    return Fusion(gemm, views, group, expr, anchors.held_weight(gemm.args[-1], plan.captured.params), reduce,
+                  after_expr)
 
 
-def _scalars_to_free_slots(expr):
-    """One value (a 0-dim parameter) is read as a vector of copies: along the columns where two
-    column vectors are not already read, else along the rows."""
-    columns = [v for v in expr.leaves("column") if v[1] == "column"]
-    scalars = [v for v in expr.leaves("column") if v[1] == "scalar"]
-    along_rows = scalars[max(0, 2 - len(columns)):]
-    if not along_rows:
-        return expr
-    moved = {id(v): E.row((v[0], "scalar-row")) for v in along_rows}
-    return expr.replace(lambda e: moved.get(id(e.value)) if e.op == "column" else None)
+def _after_reduction(group, after, exprs):
+    """The group's ops after its reduction as one expression of the reduced rows (result()) and
+    numbers: run by torch on the few values the reduction leaves."""
+    reduction = group.nodes[group.nodes.index(after[0]) - 1]
+    shape = tuple(meta(reduction).shape)
+    held = {n: e for n, e in exprs.items() if e.op == "const"}
+    held[reduction] = E.result()
+    for node in after:
+        if any(isinstance(a, torch.fx.Node) and a not in held for a in node.args):
+            raise Unsupported("%s, after the reduction, reads a value other than the reduced rows and numbers"
+                              % opset.op_name(node.target))
+        held[node] = translate(node, held, shape)
+    return held[group.outputs[0]]
 
 
-def _kind(shape, out):
-    """'column', 'row', 'scalar' or 'full': how a tensor of ``shape`` broadcasts against the
-    output's shape ``out`` (rows: all its dims but the last, flattened), or None."""
-    shape = tuple(shape)
-    if len(shape) > len(out):
-        return None
-    dims = (1,) * (len(out) - len(shape)) + shape
-    if all(d == 1 for d in dims):
-        return "scalar"
-    if dims == out:
-        return "full"
-    if dims[-1] == out[-1] and all(d == 1 for d in dims[:-1]):
-        return "column"
-    if dims[-1] == 1 and dims[:-1] == out[:-1]:
-        return "row"
-    return None
+_ROW_REDUCTIONS = ("sum", "mean", "amax", "amin")
 
 
-def _leaf(node, out):
-    val = meta(node)
-    if not isinstance(val, torch.Tensor) or val.dtype != torch.float32:
-        raise Unsupported("%s is not a float32 tensor" % node.name)
-    kind = _kind(val.shape, out)
-    if kind in ("full", None):
-        raise Unsupported("%s is a full-size operand" % node.name if kind else "%s does not broadcast" % node.name)
-    return E.Expr(kind if kind != "scalar" else "column", (), (node, kind))
-
-
-def _translate(node, exprs, out):
-    name = opset.op_name(node.target)
-    val = meta(node)
-    if not isinstance(val, torch.Tensor) or val.dtype not in (torch.float32, torch.bool):
-        raise Unsupported("%s computes in %s" % (name, getattr(val, "dtype", "no tensor")))
-    kind = opset.kind(node)
-    if kind == opset.VIEW:
-        src = exprs.get(node.args[0])
-        if name not in _RESHAPES:
-            raise Unsupported("a view (%s) that reorders elements" % name)
-        if src is None or not _same_broadcast(meta(node.args[0]).shape, val.shape, out):
-            raise Unsupported("a view (%s) that moves values between rows and columns" % name)
-        return src
-    if kind == opset.CONSTANT:
-        value = node.args[0] if name == "scalar_tensor" else (node.args[1] if name == "full" else None)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise Unsupported("%s is not a number the epilogue holds" % name)
-        return E.Expr("const", (), float(value))
-    if kind != opset.POINTWISE:
-        raise Unsupported("%s is not pointwise" % name)
-    args = [exprs[a] if isinstance(a, torch.fx.Node) else a for a in node.args]
-    if any(isinstance(a, torch.fx.Node) and a not in exprs for a in node.args):
-        raise Unsupported("%s reads a value from outside" % name)
-    try:
-        return _apply(name, node, args)
-    except (TypeError, KeyError, IndexError) as why:
-        raise Unsupported("%s with these arguments has no epilogue op" % name) from why
-
-
-def _same_broadcast(a, b, out):
-    return _kind(a, out) == _kind(b, out) and _kind(a, out) is not None
-
-
-def _apply(name, node, args):
-    kw = node.kwargs
-    if name in _PASS:  # float32 or bool in and out (checked by the caller)
-        x = E._wrap(args[0])
-        to_bool = meta(node).dtype == torch.bool and meta(node.args[0]).dtype != torch.bool
-        return E.ne(x, 0.0) if to_bool else x  # a comparison's value is 1 or 0 already
-    if name in _UNARY:
-        return _UNARY[name](args[0])
-    if name in _BINARY:
-        return _BINARY[name](args[0], args[1])
-    if name in ("add", "sub"):
-        b = args[1] if kw.get("alpha", 1) == 1 else E.mul(args[1], kw["alpha"])
-        return E.add(args[0], b) if name == "add" else E.sub(args[0], b)
-    if name == "rsub":  # other - alpha * x
-        return E.sub(args[1], args[0] if kw.get("alpha", 1) == 1 else E.mul(args[0], kw["alpha"]))
-    if name == "div":
-        if kw.get("rounding_mode") is not None:
-            raise KeyError("rounding_mode")
-        return E.div(args[0], args[1])
-    if name == "gelu":
-        return E.gelu(args[0], kw.get("approximate", args[1] if len(args) > 1 else "none"))
-    if name == "clamp":
-        lo = args[1] if len(args) > 1 else kw.get("min")
-        hi = args[2] if len(args) > 2 else kw.get("max")
-        return E.clamp(args[0], lo, hi)
-    if name == "hardtanh":
-        return E.hardtanh(args[0], *(args[1:3] or [-1.0, 1.0]))
-    if name == "where":
-        return E.where(args[0], args[1], args[2])
-    if name == "softplus":
-        return E.softplus(args[0], *(args[1:3] or [kw.get("beta", 1.0), kw.get("threshold", 20.0)]))
-    if name == "leaky_relu":
-        return E.leaky_relu(args[0], args[1] if len(args) > 1 else kw.get("negative_slope", 0.01))
-    if name == "elu":
-        return E.elu(args[0], *args[1:4])
-    raise KeyError(name)
+def _row_reduction(group, n):
+    """(the reduction node, the value it reduces, its op) of a rows group with one sum, mean, max
+    or min over the last dim of a value with ``n`` columns, read by nothing else; else
+    Unsupported."""
+    reductions = [m for m in group.nodes if opset.kind(m) == opset.REDUCTION]
+    if len(reductions) != 1:
+        raise Unsupported("the group reduces %d times" % len(reductions))
+    out = reductions[0]
+    name = opset.op_name(out.target)
+    if name not in _ROW_REDUCTIONS:
+        raise Unsupported("%s is not a reduction the epilogue does" % name)
+    src, dims = out.args[0], out.args[1] if len(out.args) > 1 else out.kwargs.get("dim")
+    if (len(out.args) > 3 and out.args[3] is not None) or out.kwargs.get("dtype") is not None:
+        raise Unsupported("%s converts its result" % out.name)
+    rank = meta(src).dim()
+    dims = [dims] if isinstance(dims, int) else list(dims or [])
+    if [d % rank for d in dims] != [rank - 1] or meta(src).shape[-1] != n:
+        raise Unsupported("%s reduces other dims than the GEMM's columns" % out.name)
+    if not isinstance(src, torch.fx.Node) or any(u is not out for u in src.users):
+        raise Unsupported("the value %s reduces is read outside the reduction" % out.name)
+    return out, src, name
