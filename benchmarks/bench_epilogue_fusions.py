@@ -22,7 +22,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import environment, report, timed_in_rounds  # noqa: E402
+from common import add_gemm_options, report, start_gemm_run, timed_in_rounds  # noqa: E402
 
 import kernelwright.ops as K  # noqa: E402
 from kernelwright.ops import epilogue as E  # noqa: E402
@@ -102,14 +102,9 @@ def markdown(env, rows):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("problems", nargs="+", help="problem files (KernelBench format)")
-    p.add_argument("--precision", default="highest", choices=("highest", "high"))
-    p.add_argument("--budget", type=float, default=1.0, help="seconds of timing per call")
-    p.add_argument("--out", default=None, help="folder for the JSON and Markdown results")
+    add_gemm_options(p, budget_help="seconds of timing per call")
     args = p.parse_args()
-    if not torch.cuda.is_available():
-        sys.exit("bench_epilogue_fusions.py needs a CUDA device")
-    torch.set_float32_matmul_precision(args.precision)
-    env = environment()
+    env = start_gemm_run(args, "bench_epilogue_fusions.py")
     rows = []
     for path in args.problems:
         for found in fusion_values(path):

@@ -27,7 +27,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import environment, report, timed_in_rounds  # noqa: E402
+from common import add_gemm_options, report, start_gemm_run, timed_in_rounds  # noqa: E402
 
 import kernelwright.ops as K  # noqa: E402
 from kernelwright.ops import _epilogue_kernels  # noqa: E402
@@ -104,17 +104,10 @@ def markdown(env, rows):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--shapes", default="1024x8192x8192,128x8192x8192",
-                   help="m x k x n, comma-separated (KernelBench level 2's Linear is 1024 x 8192 x 8192)")
     p.add_argument("--cases", default=",".join(CASES))
-    p.add_argument("--precision", default="highest", choices=("highest", "high"))
-    p.add_argument("--budget", type=float, default=1.0, help="seconds of timing per measurement")
-    p.add_argument("--out", default=None, help="folder for the JSON and Markdown results")
+    add_gemm_options(p, shapes="1024x8192x8192,128x8192x8192")
     args = p.parse_args()
-    if not torch.cuda.is_available():
-        sys.exit("bench_gemm_reduce.py needs a CUDA device")
-    torch.set_float32_matmul_precision(args.precision)
-    env = environment()
+    env = start_gemm_run(args, "bench_gemm_reduce.py")
     cases = args.cases.split(",")
     prepared = [prepare(tuple(int(v) for v in spec.split("x")), case)
                 for spec in args.shapes.split(",") for case in cases]

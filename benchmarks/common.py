@@ -1,5 +1,6 @@
 """What every benchmark script shares: the environment record, the copy-bandwidth ceiling,
-host-inclusive per-call timing, and the result files (JSON, Markdown, PNG)."""
+host-inclusive per-call timing, the GEMM benchmarks' options, and the result files (JSON,
+Markdown, PNG)."""
 
 import datetime
 import json
@@ -7,6 +8,7 @@ import os
 import platform
 import re
 import statistics
+import sys
 
 import torch
 
@@ -25,6 +27,26 @@ def environment():
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "float32_matmul_precision": torch.get_float32_matmul_precision(),
     }
+
+
+def add_gemm_options(p, shapes=None, budget_help="seconds of timing per measurement"):
+    """The options of the GEMM benchmarks: --shapes (where ``shapes`` gives the default),
+    --precision, --budget, --out."""
+    if shapes is not None:
+        p.add_argument("--shapes", default=shapes,
+                       help="m x k x n, comma-separated (KernelBench level 2's Linear is 1024 x 8192 x 8192)")
+    p.add_argument("--precision", default="highest", choices=("highest", "high"))
+    p.add_argument("--budget", type=float, default=1.0, help=budget_help)
+    p.add_argument("--out", default=None, help="folder for the JSON and Markdown results")
+
+
+def start_gemm_run(args, script):
+    """Exits where there is no GPU; else sets the run's float32 matmul precision and returns the
+    environment record."""
+    if not torch.cuda.is_available():
+        sys.exit("%s needs a CUDA device" % script)
+    torch.set_float32_matmul_precision(args.precision)
+    return environment()
 
 
 def copy_bandwidth(nbytes, budget_s=1.0):
