@@ -95,6 +95,13 @@ if [[ " $stages " == *" epilogue "* ]]; then
     summary+=("gemm epilogue: rc=${PIPESTATUS[0]}")
     cp benchmarks/results/gemm_epilogue_*.json benchmarks/results/gemm_epilogue_*.md "$OUT/" 2>/dev/null
   fi
+  # EPILOGUE_REDUCE=0 skips the rows-reduced-in-the-epilogue benchmark (EPILOGUE_SHAPES too).
+  if [[ ${EPILOGUE_REDUCE:-1} != 0 ]]; then
+    python benchmarks/bench_gemm_reduce.py --out benchmarks/results ${EPILOGUE_SHAPES:+--shapes "$EPILOGUE_SHAPES"} \
+      2>&1 | tee -a "$OUT/epilogue.log"
+    summary+=("gemm reduce: rc=${PIPESTATUS[0]}")
+    cp benchmarks/results/gemm_reduce_*.json benchmarks/results/gemm_reduce_*.md "$OUT/" 2>/dev/null
+  fi
   # EPILOGUE_PROBLEMS: problem files whose epilogue candidates to time fused against apart.
   if [[ -n ${EPILOGUE_PROBLEMS:-} ]]; then
     python benchmarks/bench_epilogue_fusions.py $EPILOGUE_PROBLEMS --out benchmarks/results 2>&1 | tee -a "$OUT/epilogue.log"
