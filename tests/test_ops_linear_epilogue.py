@@ -347,6 +347,22 @@ def test_a_kernel_that_cannot_be_built_or_loaded_leaves_its_calls_running_apart(
     assert sorted(os.listdir(os.path.join(tmp_path, "epilogues"))) == before
 
 
+def test_kernels_are_built_ahead_in_a_thread(monkeypatch):
+    """build_ahead runs the calls with compiling off (they ask for their kernels and run apart)
+    and builds what they asked for in a thread; with compiling off it builds nothing."""
+    k = _epilogue_kernels.key(E.compile(lambda y: E.relu(y)).code, "fp16_split3_stream_k")
+    built, seen = [], []
+    monkeypatch.setattr(_epilogue_kernels, "load", lambda keys, ext: built.extend(keys) or list(keys))
+    monkeypatch.delenv(_epilogue_kernels.ENV_JIT, raising=False)
+    ahead = _epilogue_kernels.build_ahead(lambda: seen.append(os.environ.get(_epilogue_kernels.ENV_JIT)),
+                                          _FakeExtension([k]))
+    assert ahead.result() == [k] and built == [k] and seen == ["0"]
+    assert _epilogue_kernels.ENV_JIT not in os.environ
+    monkeypatch.setenv(_epilogue_kernels.ENV_JIT, "0")
+    assert _epilogue_kernels.build_ahead(lambda: seen.append("ran"), _FakeExtension([k])).result() == []
+    assert seen == ["0"]
+
+
 def test_kernel_keys_name_the_code_and_variant():
     """The key (the extension's epilogue_kernel_key) round-trips, reads back as the expression it
     compiles (for messages), and the unit written for it runs each step's op in its destination

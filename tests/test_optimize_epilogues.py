@@ -107,7 +107,8 @@ def test_the_emitted_forward_runs_its_groups_in_the_gemms(path, monkeypatch):
     plan, (fusions, _) = _fusions(path)
     module, model, inputs = build(path)
     source = emit.module_source(plan, open(path).read(), os.path.basename(path), {}, [], epilogues=fusions)
-    assert source.count("= _E.compile(lambda y:") == len(fusions)  # compiled once, at import
+    # compiled once, at import (and the ops after a reduction, where there are any)
+    assert source.count("= _E.compile(lambda y:") == len(fusions) + sum(f.after is not None for f in fusions.values())
     assert source.count("_epilogue.bind(") == len(fusions)
     for f in fusions.values():
         assert "        %s = " % f.gemm.name not in source
@@ -250,3 +251,38 @@ def test_casts_to_bool_and_back_in_the_epilogue():
     fusions, decisions = epilogues.candidates(plan)
     assert fusions, decisions
     assert sorted(_check_fusions("to_bool", plan, fusions, model, [x])) == sorted(fusions)
+
+
+def test_a_fusion_is_timed_in_turns_with_the_gemm_and_group_apart(monkeypatch):
+    """tune times the fused call and the two apart (the GEMM's chosen call, then the group's)
+    alternately, so that a drifting clock weighs on both; the fused result is checked first."""
+    from kernelwright.optimize import tune
+
+    model, inputs = _Reduced(), _reduced_inputs()
+    plan = planning.plan(capture.capture(model, inputs))
+    fusions, _ = epilogues.candidates(plan)
+    kernels = {g.id: interpret.torch_kernel(plan.specs[g.id]) for g in plan.groups}
+    gemm_args, timings, order = {}, {}, []
+    real_time = tune._time
+    monkeypatch.setattr(tune, "_time", lambda fn, args, device, budget: order.append(fn) or real_time(fn, args, device, budget))
+
+    def on_call(node, args, kwargs):
+        gemm_args[node] = args
+
+    def on_group(g, args):
+        f = fusions.get(g.id)
+        if f is not None:
+            aten = lambda *a: f.gemm.target(*a)  # noqa: E731
+            call = tune.CallTiming(1.0, run=aten)
+            group = tune.GroupTiming(1.0, None, run=kernels[g.id])
+            order.clear()
+            timings[g.id] = tune._measure_fusion(f, gemm_args[f.gemm], plan.specs[g.id], kernels[g.id], args, group,
+                                                 call, "cpu", 0.01, 1e-3)
+            assert len(order) == 10 and order[0::2] == [order[0]] * 5 and order[1::2] == [order[1]] * 5
+            assert order[0] is not order[1]
+
+    with torch.no_grad():
+        interpret.run(plan, model, inputs, kernels, on_group, on_call)
+    assert sorted(timings) == sorted(fusions)
+    for t in timings.values():
+        assert t.error < 1e-5 and t.fused_ms > 0 and t.apart_ms > 0 and "fused against" in t.note, t

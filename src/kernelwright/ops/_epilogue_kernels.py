@@ -238,6 +238,30 @@ def load(keys, ext, jobs=None):
     return loaded
 
 
+def build_ahead(call, ext):
+    """Runs ``call`` (programmed linear calls) with compiling off, so that each asks for its kernel
+    and runs apart, and builds what they asked for in a thread while the caller goes on: a Future
+    of the keys loaded (empty at once where KERNELWRIGHT_EPILOGUE_JIT=0). The caller waits on it
+    before the calls that should run fused."""
+    old = os.environ.get(ENV_JIT)
+    if old == "0":
+        done = concurrent.futures.Future()
+        done.set_result([])
+        return done
+    os.environ[ENV_JIT] = "0"
+    try:
+        call()
+    finally:
+        if old is None:
+            del os.environ[ENV_JIT]
+        else:
+            os.environ[ENV_JIT] = old
+    pool = concurrent.futures.ThreadPoolExecutor(1)
+    ahead = pool.submit(load, ext.epilogue_kernels_wanted(), ext)
+    pool.shutdown(wait=False)
+    return ahead
+
+
 def serve_wanted(ext):
     """Builds and loads the kernels the extension asked for since it was last asked. With
     KERNELWRIGHT_EPILOGUE_JIT=0 it leaves them asked for, so that a later call with it unset

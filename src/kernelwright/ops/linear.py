@@ -57,10 +57,7 @@ def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None, red
     if reduce is not None:
         return _linear_reduced(x, weight, bias, activation, epilogue, reduce, cache)
     if epilogue is not None:
-        if activation not in (None, "none"):
-            raise ValueError("kernelwright.linear(): give 'activation' or 'epilogue', not both")
-        program = epilogue if isinstance(epilogue, _epilogue.Program) else _epilogue.compile(epilogue)
-        return linear_program(x, weight, bias, program, cache)
+        return linear_program(x, weight, bias, _as_program(epilogue, activation), cache)
     activation = activation or "none"
     if cache is not None and not torch.compiler.is_compiling():
         parts = cache.parts(weight)
@@ -69,19 +66,27 @@ def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None, red
     return run(ext.linear, _op, x, weight, bias, activation)
 
 
+def _as_program(epilogue, activation):
+    """``epilogue`` (an expression, a function of the GEMM's result, or a Program) compiled."""
+    if activation not in (None, "none"):
+        raise ValueError("kernelwright.linear(): give 'activation' or 'epilogue', not both")
+    return epilogue if isinstance(epilogue, _epilogue.Program) else _epilogue.compile(epilogue)
+
+
+# Each activation as an epilogue expression of the GEMM's result y.
+_ACTIVATION_EXPRS = {"none": lambda y: y, "relu": _epilogue.relu, "sigmoid": _epilogue.sigmoid,
+                     "gelu": _epilogue.gelu, "gelu_tanh": lambda y: _epilogue.gelu(y, "tanh")}
+
+
 def _linear_reduced(x, weight, bias, activation, epilogue, reduce, cache):
     if reduce not in _TORCH_REDUCE:
         raise ValueError("kernelwright.linear(): argument 'reduce' must be one of %s (or None), but got %r"
                          % (", ".join("'%s'" % r for r in _TORCH_REDUCE), reduce))
-    if epilogue is not None and activation not in (None, "none"):
-        raise ValueError("kernelwright.linear(): give 'activation' or 'epilogue', not both")
     if epilogue is None:
-        activation = activation or "none"
-        _check("linear", x, weight, bias, activation)
-        y = _epilogue.result()
-        epilogue = {"none": y, "relu": _epilogue.relu(y), "sigmoid": _epilogue.sigmoid(y), "gelu": _epilogue.gelu(y),
-                    "gelu_tanh": _epilogue.gelu(y, "tanh")}[activation]
-    program = epilogue if isinstance(epilogue, _epilogue.Program) else _epilogue.compile(epilogue)
+        _check("linear", x, weight, bias, activation or "none")
+        program = _as_program(_ACTIVATION_EXPRS[activation or "none"], None)
+    else:
+        program = _as_program(epilogue, activation)
     code, torch_reduce = _epilogue_kernels.REDUCE_CODES[reduce], _TORCH_REDUCE[reduce]
     tensors = [x, weight, bias, *program.columns, *program.rows]
     if torch.is_grad_enabled() and any(isinstance(t, torch.Tensor) and t.requires_grad for t in tensors):

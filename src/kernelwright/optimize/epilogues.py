@@ -85,6 +85,24 @@ class Fusion:
             return self.after_program.apply(out.view(self._reduced_shape()))
         return out.view(meta(self.group.outputs[0]).shape) if self.views or self.reduce else out
 
+    def build_ahead(self, gemm_args, cache=None):
+        """Starts building the fused kernel a call on the GEMM's operands ``gemm_args`` will run
+        (the group's vectors do not change which), in a thread: a Future to wait on before the
+        fused call is timed (``kernelwright.ops._epilogue_kernels.build_ahead``)."""
+        import kernelwright.ops as K
+        from kernelwright.ops import _epilogue_kernels
+        from kernelwright.ops._common import ext
+
+        values = dict(zip(self.gemm.args, gemm_args))
+        a, b, bias = self.operands
+        m, n = meta(self.gemm).shape
+        _, columns, rows = self._placeholders()
+        x = values[a]
+        program = self.program.bind(columns=[x.new_zeros(n)] * len(columns), rows=[x.new_zeros(m)] * len(rows))
+        return _epilogue_kernels.build_ahead(
+            lambda: K.linear(x, values[b].t(), values[bias] if bias is not None else None, cache=cache,
+                             epilogue=program, reduce=self.reduce), ext)
+
     def _reduced_shape(self):
         """The reduction's shape, as the ops after it see it."""
         return tuple(meta(next(n for n in self.group.nodes if opset.kind(n) == opset.REDUCTION)).shape)

@@ -4,8 +4,9 @@ kernel is correct, and faster or tied with ATen (see TIE).
 """
 
 import copy
+import statistics
 from dataclasses import dataclass, field
-from typing import Dict, Optional
+from typing import Callable, Dict, Optional
 
 import torch
 
@@ -65,6 +66,7 @@ class GroupTiming:
     failures: list = field(default_factory=list)  # variants that did not build, launch or match ATen
     timed_once: list = field(default_factory=list)  # variants left after one call (see HOPELESS)
     refused: list = field(default_factory=list)  # variants whose grid or cluster the device cannot hold
+    run: Optional[Callable] = None  # the chosen kernel, or the ATen twin where none is kept
 
 
 def copy_bandwidth(device):
@@ -113,6 +115,7 @@ class CallTiming:
     options: Dict[str, float] = field(default_factory=dict)
     chosen: Optional[str] = None
     note: str = ""
+    run: Optional[Callable] = None  # the chosen stand-in's call, or ATen's
 
 
 @dataclass
@@ -135,6 +138,7 @@ def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3, f
     groups, calls, fused = {}, {}, {}
     fusions = fusions or {}
     gemm_args = {}  # the GEMMs of fusions: their operands, until their group runs
+    ahead = {}  # group id -> the build of its fused kernel, started when its GEMM runs
     call_tolerance = _CALL_TOLERANCE.get(torch.get_float32_matmul_precision(), 1e-5)
 
     def on_group(g, args):
@@ -142,9 +146,17 @@ def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3, f
         fusion = fusions.get(g.id)
         if fusion is not None and fusion.gemm in gemm_args:
             fused[g.id] = _measure_fusion(fusion, gemm_args.pop(fusion.gemm), plan.specs[g.id], twins[g.id], args,
-                                          groups[g.id], calls.get(fusion.gemm.name), device, budget_s, call_tolerance)
+                                          groups[g.id], calls.get(fusion.gemm.name), device, budget_s, call_tolerance,
+                                          ahead.pop(g.id, None))
 
     def on_call(node, args, kwargs):
+        # The fused kernel compiles (about a minute, once) while the GEMM and the group are timed.
+        for gid, f in fusions.items():
+            if f.gemm is node and torch.device(device).type == "cuda":
+                try:
+                    ahead[gid] = f.build_ahead(args, anchors.weight_cache() if f.held_weight else None)
+                except (RuntimeError, ValueError, TypeError):
+                    pass  # the fused call itself reports it
         options = anchors.alternatives(node, plan.captured.params)
         if options:
             calls[node.name] = _measure_call(node, options, args, kwargs, device, budget_s, call_tolerance)
@@ -153,11 +165,19 @@ def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3, f
 
     with torch.no_grad():
         interpret.run(plan, model, inputs, twins, on_group, on_call)
+    for t in list(groups.values()) + list(calls.values()):
+        t.run = None  # what the fusions were timed against holds kernels and weight conversions
     return groups, calls, fused
 
 
-def _measure_fusion(fusion, gemm_args, spec, twin, args, group, call, device, budget_s, tolerance):
-    """The GEMM with the group in its epilogue against the GEMM's and the group's best apart."""
+def _measure_fusion(fusion, gemm_args, spec, twin, args, group, call, device, budget_s, tolerance, ahead=None):
+    """The GEMM with the group in its epilogue against the GEMM's and the group's best apart;
+    ``ahead``: the build of its kernel (Fusion.build_ahead), waited on first."""
+    if ahead is not None:
+        try:
+            ahead.result()
+        except (OSError, RuntimeError):  # the calls run apart, and the fusion is timed as that
+            pass
     values = fusion.values(gemm_args, spec, args)
     if call is None:  # a GEMM without stand-ins: nothing of ours to fuse into
         return FusionTiming(None, float("inf"), note="the GEMM was not timed")
@@ -176,14 +196,28 @@ def _measure_fusion(fusion, gemm_args, spec, twin, args, group, call, device, bu
     if not timing.error <= tolerance:
         timing.note = "the fused GEMM differs from ATen by %.3g" % timing.error
         return timing
-    timing.fused_ms = _time(lambda: run(), (), device, budget_s)
+    # Fused and apart (the GEMM's best, then the group's) timed in turns: the two are a few
+    # percent apart, less than a GPU's clock drifts between timings taken minutes apart.
+    apart = lambda: (call.run(*gemm_args), group.run(*args))  # noqa: E731
+    timing.fused_ms, timing.apart_ms = _time_in_turns([run, apart], device, budget_s)
     timing.note = "%.4f ms fused against %.4f ms apart" % (timing.fused_ms, timing.apart_ms)
     return timing
 
 
+def _time_in_turns(fns, device, budget_s, rounds=5):
+    """The median ms of each of ``fns``, each timed once a round for ``rounds`` rounds: a clock
+    that drifts (10% between calls on H200) weighs on all of them alike."""
+    times = [[] for _ in fns]
+    for _ in range(rounds):
+        for t, fn in zip(times, fns):
+            t.append(_time(fn, (), device, budget_s / rounds))
+    return [statistics.median(t) for t in times]
+
+
 def _measure_call(node, options, args, kwargs, device, budget_s, tolerance):
     want = node.target(*args, **kwargs)
-    timing = CallTiming(_time(lambda *a: node.target(*a, **kwargs), args, device, budget_s))
+    aten = lambda *a: node.target(*a, **kwargs)  # noqa: E731
+    timing = CallTiming(_time(aten, args, device, budget_s), run=aten)
     best = timing.aten_ms
     for option in options:
         try:
@@ -199,13 +233,13 @@ def _measure_call(node, options, args, kwargs, device, budget_s, tolerance):
         ms, _ = _time_unless_hopeless(option.call, args, device, budget_s, best)
         timing.options[option.label] = ms
         if ms < best:
-            best, timing.chosen = ms, option.label
+            best, timing.chosen, timing.run = ms, option.label, option.call
     return timing
 
 
 def _measure_group(spec, twin, args, device, budget_s, tolerance):
     want = twin(*args)
-    timing = GroupTiming(_time(twin, args, device, budget_s), None)
+    timing = GroupTiming(_time(twin, args, device, budget_s), None, run=twin)
     arbiter = None
     for launch in spec.variants:
         k = runtime.Kernel(spec.name, spec.cuda_source(launch), launch.grid, launch.block,
@@ -241,11 +275,11 @@ def _measure_group(spec, twin, args, device, budget_s, tolerance):
             timing.timed_once.append(launch.describe())
             continue
         if timing.kernel_ms is None or ms < timing.kernel_ms:
-            timing.kernel_ms, timing.chosen, timing.error = ms, launch, err
+            timing.kernel_ms, timing.chosen, timing.error, timing.run = ms, launch, err, k
     if timing.kernel_ms is not None:
         timing.note = keep_note(timing.kernel_ms, timing.aten_ms)
         if not kernel_kept(timing.kernel_ms, timing.aten_ms):
-            timing.chosen = None
+            timing.chosen, timing.run = None, twin
     if timing.failures:
         timing.note = "; ".join(filter(None, [timing.note] + timing.failures))
     return timing
