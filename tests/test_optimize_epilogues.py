@@ -203,6 +203,14 @@ class _NotReduced(torch.nn.Module):
         return torch.sigmoid(z).sum(dim=1, keepdim=True) * self.per_row, torch.tanh(self.fc(x)).sum(0)
 
 
+def test_a_norm_after_the_gemm_says_why_it_stays_apart():
+    """A group norm reads the GEMM's result for its statistics and again for every element."""
+    fc = torch.nn.Linear(24, 40)
+    plan = planning.plan(capture.capture(torch.nn.Sequential(fc, torch.nn.GroupNorm(4, 40)), [torch.randn(9, 24)]))
+    fusions, decisions = epilogues.candidates(plan)
+    assert not fusions and any("it reads GEMM results 2 times" in d for d in decisions), decisions
+
+
 def test_reductions_the_epilogue_does_not_take_say_why():
     model, x = _NotReduced(), torch.randn(33, 24)
     plan = planning.plan(capture.capture(model, [x]))

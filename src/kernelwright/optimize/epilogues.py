@@ -154,6 +154,9 @@ def candidates(plan):
     for g in plan.groups:
         reads = [(a, _gemm_behind(a)) for a in g.inputs]
         reads = [(a, gemm) for a, gemm in reads if gemm is not None]
+        if len(reads) > 1:  # a norm reads its statistics' input, then every element again
+            decisions.append("%s: not in an epilogue (it reads GEMM results %d times: %s)" % (
+                g.name, len(reads), ", ".join(a.name for a, _ in reads)))
         if len(reads) != 1:
             continue
         read, (gemm, views) = reads[0]
