@@ -294,3 +294,26 @@ def test_a_fusion_is_timed_in_turns_with_the_gemm_and_group_apart(monkeypatch):
     assert sorted(timings) == sorted(fusions)
     for t in timings.values():
         assert t.error < 1e-5 and t.fused_ms > 0 and t.apart_ms > 0 and "fused against" in t.note, t
+
+
+def test_a_fusion_builds_its_kernel_ahead_from_the_gemms_operands():
+    """Fusion.build_ahead runs the fused call once on the GEMM's operands (zeros for the group's
+    vectors, which do not change the kernel) with compiling off: on the CPU no kernel is asked
+    for, and the call still has to run."""
+    from kernelwright.ops import _epilogue_kernels
+
+    model, inputs = _Reduced(), _reduced_inputs()
+    plan = planning.plan(capture.capture(model, inputs))
+    fusions, _ = epilogues.candidates(plan)
+    kernels = {g.id: interpret.torch_kernel(plan.specs[g.id]) for g in plan.groups}
+    started = []
+
+    def on_call(node, args, kwargs):
+        for f in fusions.values():
+            if f.gemm is node:
+                started.append(f.build_ahead(args))
+
+    with torch.no_grad():
+        interpret.run(plan, model, inputs, kernels, lambda g, args: None, on_call)
+    assert len(started) == len(fusions) and all(a.result() == [] for a in started)
+    assert _epilogue_kernels.ENV_JIT not in os.environ
