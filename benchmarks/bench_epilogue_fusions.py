@@ -22,7 +22,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import add_gemm_options, report, start_gemm_run, timed_in_rounds  # noqa: E402
+from common import add_gemm_options, heading, report, start_gemm_run, timed_in_rounds  # noqa: E402
 
 import kernelwright.ops as K  # noqa: E402
 from kernelwright.ops import epilogue as E  # noqa: E402
@@ -85,10 +85,8 @@ def measure(problem, fusion, values, group, group_args, budget):
 
 
 def markdown(env, rows):
-    lines = ["# The optimizer's GEMM-epilogue candidates, fused against apart", "",
-             "%s; torch %s; CUDA %s; %s; float32 matmul precision '%s'; medians of five rounds." % (
-                 env["device"], env["torch"], env["cuda"], env["date"], env["float32_matmul_precision"]), "",
-             "| problem | group | steps | gemm ms | group ms | fused ms | fused / (gemm + group) | fused kernels (ms) |",
+    lines = heading("The optimizer's GEMM-epilogue candidates, fused against apart", env, "; medians of five rounds") + [
+        "| problem | group | steps | gemm ms | group ms | fused ms | fused / (gemm + group) | fused kernels (ms) |",
              "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         ms = r["ms"]

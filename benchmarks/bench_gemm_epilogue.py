@@ -28,7 +28,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import add_gemm_options, report, start_gemm_run, timed_in_rounds  # noqa: E402
+from common import add_gemm_options, heading, rel_err, report, start_gemm_run, timed_in_rounds  # noqa: E402
 
 import kernelwright.ops as K  # noqa: E402
 from kernelwright.ops import epilogue as E  # noqa: E402
@@ -48,10 +48,6 @@ TORCH = type("TorchChain", (), {
     "relu": staticmethod(torch.relu), "gelu": staticmethod(F.gelu), "sigmoid": staticmethod(torch.sigmoid),
     "tanh": staticmethod(torch.tanh), "clamp": staticmethod(torch.clamp), "mish": staticmethod(F.mish),
     "column": staticmethod(lambda t: t)})
-
-
-def rel_err(got, want):
-    return ((got.double() - want).norm() / want.norm()).item()
 
 
 def run(shape, chain_name, budget):
@@ -89,12 +85,10 @@ def run(shape, chain_name, budget):
 
 
 def markdown(env, rows):
-    lines = ["# GEMM epilogue: a chain fused into kernelwright's GEMM against it after the GEMM", "",
-             "%s; torch %s; CUDA %s; %s; float32 matmul precision '%s'." % (
-                 env["device"], env["torch"], env["cuda"], env["date"], env["float32_matmul_precision"]), "",
-             "| shape (m x k x n) | chain | steps | gemm ms | fused ms | fused / gemm | apart / fused | "
-             "apart compiled / fused | eager / fused | compiled / fused | error fused | error eager |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = heading("GEMM epilogue: a chain fused into kernelwright's GEMM against it after the GEMM", env) + [
+        "| shape (m x k x n) | chain | steps | gemm ms | fused ms | fused / gemm | apart / fused | "
+        "apart compiled / fused | eager / fused | compiled / fused | error fused | error eager |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         ms, fused = r["ms"], r["ms"]["fused"]
         lines.append("| %s | %s | %d | %.4f | %.4f | %.3f | %.3fx | %.3fx | %.3fx | %.3fx | %.2e | %.2e |" % (

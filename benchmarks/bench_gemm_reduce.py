@@ -27,7 +27,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import add_gemm_options, report, start_gemm_run, timed_in_rounds  # noqa: E402
+from common import add_gemm_options, heading, rel_err, report, start_gemm_run, timed_in_rounds  # noqa: E402
 
 import kernelwright.ops as K  # noqa: E402
 from kernelwright.ops import _epilogue_kernels  # noqa: E402
@@ -43,10 +43,6 @@ CASES = {
 }
 TORCH = type("TorchChain", (), {"sigmoid": staticmethod(torch.sigmoid), "gelu": staticmethod(F.gelu)})
 REDUCE = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax}
-
-
-def rel_err(got, want):
-    return ((got.double() - want).norm() / want.norm()).item()
 
 
 def prepare(shape, case):
@@ -70,15 +66,14 @@ def prepare(shape, case):
     want = REDUCE[reduce](chain(TORCH, F.linear(x.double(), w.double(), b.double())), -1)
     # The op's rows to reduce: one partial per 128 columns where the epilogue reduced them.
     partials = lambda: torch.ops.kernelwright.linear_program(  # noqa: E731
-        x, w, b, program.code, program.consts, [], [], *cache.parts(w), 2 if reduce == "amax" else 1)
-    row = {"shape": "%dx%dx%d" % shape, "case": case, "reduce": reduce, "ms": {}, "error": {},
-           "in_epilogue": lambda: partials().shape[1] == math.ceil(n / 128)}
-    return row, fns, want
+        x, w, b, program.code, program.consts, [], [], *cache.parts(w), _epilogue_kernels.REDUCE_CODES[reduce])
+    row = {"shape": "%dx%dx%d" % shape, "case": case, "reduce": reduce, "ms": {}, "error": {}}
+    return row, fns, want, lambda: partials().shape[1] == math.ceil(n / 128)
 
 
-def run(row, fns, want, budget):
+def run(row, fns, want, in_epilogue, budget):
     with torch.no_grad():
-        row["in_epilogue"] = row["in_epilogue"]()
+        row["in_epilogue"] = in_epilogue()
         for label, fn in fns.items():
             if label != "gemm":
                 row["error"][label] = rel_err(fn(), want)
@@ -87,12 +82,10 @@ def run(row, fns, want, budget):
 
 
 def markdown(env, rows):
-    lines = ["# GEMM rows reduced in the epilogue against the reduction after the GEMM", "",
-             "%s; torch %s; CUDA %s; %s; float32 matmul precision '%s'." % (
-                 env["device"], env["torch"], env["cuda"], env["date"], env["float32_matmul_precision"]), "",
-             "| shape (m x k x n) | case | in epilogue | gemm ms | fused ms | fused / gemm | apart / fused | "
-             "eager / fused | compiled / fused | error fused | error eager | error compiled |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = heading("GEMM rows reduced in the epilogue against the reduction after the GEMM", env) + [
+        "| shape (m x k x n) | case | in epilogue | gemm ms | fused ms | fused / gemm | apart / fused | "
+        "eager / fused | compiled / fused | error fused | error eager | error compiled |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         ms, fused, err = r["ms"], r["ms"]["fused"], r["error"]
         lines.append("| %s | %s | %s | %.4f | %.4f | %.3f | %.3fx | %.3fx | %.3fx | %.2e | %.2e | %.2e |" % (
@@ -111,18 +104,13 @@ def main():
     cases = args.cases.split(",")
     prepared = [prepare(tuple(int(v) for v in spec.split("x")), case)
                 for spec in args.shapes.split(",") for case in cases]
-    # Each call asks for its kernel without building it; then all are built at once, in parallel,
-    # before any is timed.
-    os.environ[_epilogue_kernels.ENV_JIT] = "0"
+    # Every kernel the calls will run, built at once, in parallel, before any is timed.
     with torch.no_grad():
-        for _, fns, _ in prepared:
-            fns["fused"]()
-            fns["apart"]()
-    del os.environ[_epilogue_kernels.ENV_JIT]
-    _epilogue_kernels.serve_wanted(ext)
+        _epilogue_kernels.build_ahead(lambda: [f() for _, fns, _, _ in prepared for f in (fns["fused"], fns["apart"])],
+                                      ext).result()
     rows = []
-    for row, fns, want in prepared:
-        rows.append(run(row, fns, want, args.budget))
+    for row, fns, want, in_epilogue in prepared:
+        rows.append(run(row, fns, want, in_epilogue, args.budget))
         r = rows[-1]
         print("%-16s %-12s fused %.4f ms, gemm %.4f, apart %.4f, eager %.4f, compiled %.4f (in epilogue: %s)" % (
             r["shape"], r["case"], r["ms"]["fused"], r["ms"]["gemm"], r["ms"]["apart"], r["ms"]["eager"],

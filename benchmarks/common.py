@@ -29,6 +29,17 @@ def environment():
     }
 
 
+def heading(title, env, note=""):
+    """A result file's first lines: its title and the run's device, versions, date, precision."""
+    return ["# " + title, "", "%s; torch %s; CUDA %s; %s; float32 matmul precision '%s'%s." % (
+        env["device"], env["torch"], env["cuda"], env["date"], env["float32_matmul_precision"], note), ""]
+
+
+def rel_err(got, want):
+    """Relative Frobenius error of ``got`` against the float64 ``want``."""
+    return ((got.double() - want).norm() / want.norm()).item()
+
+
 def add_gemm_options(p, shapes=None, budget_help="seconds of timing per measurement"):
     """The options of the GEMM benchmarks: --shapes (where ``shapes`` gives the default),
     --precision, --budget, --out."""
