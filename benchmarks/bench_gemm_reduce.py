@@ -40,9 +40,11 @@ CASES = {
     "sigmoid_sum": (lambda ns, y: ns.sigmoid(y), "sum"),
     "max": (lambda ns, y: y, "amax"),
     "gelu_mean": (lambda ns, y: ns.gelu(y), "mean"),
+    "clamp_logsumexp": (lambda ns, y: ns.clamp(y * 2.0, -10.0, 10.0), "logsumexp"),
 }
-TORCH = type("TorchChain", (), {"sigmoid": staticmethod(torch.sigmoid), "gelu": staticmethod(F.gelu)})
-REDUCE = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax}
+TORCH = type("TorchChain", (), {"sigmoid": staticmethod(torch.sigmoid), "gelu": staticmethod(F.gelu),
+                                "clamp": staticmethod(torch.clamp)})
+REDUCE = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax, "logsumexp": torch.logsumexp}
 
 
 def prepare(shape, case):

@@ -16,8 +16,9 @@ from reference import poison
 from test_ops_linear import make, precision, rel_err
 from test_ops_linear_epilogue import SMOOTH, T, _can_build, expected, vectors
 
-REDUCE = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax, "amin": torch.amin}
-CODES = {"sum": 1, "mean": 1, "amax": 2, "amin": 3}  # the kernel's reduction for each
+REDUCE = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax, "amin": torch.amin,
+          "logsumexp": torch.logsumexp}
+CODES = {"sum": 1, "mean": 1, "amax": 2, "amin": 3, "logsumexp": 4}  # the kernel's reduction for each
 CHAIN = SMOOTH[0]  # gelu(y * 0.5 + column): a vector operand, a transcendental
 # The kernels the small shapes below pick: stream-K, the cross products fused ('highest') or the
 # single scaled product ('high').
@@ -39,8 +40,9 @@ def reduce_kernels():
     if torch.cuda.is_available() and _can_build():
         from kernelwright.ops._common import ext
 
-        keys = [_epilogue_kernels.key(_program().code, v, r) for v in SMALL_VARIANTS for r in (1, 2, 3)]
-        keys += [_epilogue_kernels.key(_program().code, v, 1) for v in _epilogue_kernels.variants()]
+        keys = [_epilogue_kernels.key(_program().code, v, r) for v in SMALL_VARIANTS for r in (1, 2, 3, 4)]
+        keys += [_epilogue_kernels.key(_program().code, v, r) for v in _epilogue_kernels.variants() for r in (1, 4)]
+        keys += [_epilogue_kernels.key(E.compile(lambda y: y * 2.0).code, v, 4) for v in SMALL_VARIANTS]
         _epilogue_kernels.load(keys, ext)
     yield
     if old is None:
@@ -104,6 +106,22 @@ def test_nan_and_infinity_reach_the_reduction(device):
         assert torch.equal(got.isnan(), want.isnan()) and torch.equal(got.isinf(), want.isinf()), reduce
 
 
+def test_logsumexp_of_infinite_rows(device):
+    """Rows whose every value is -inf, or +inf, or whose largest is: the running max and sum
+    merge equal infinite maxes without making exp(inf - inf)."""
+    x, w, b = make(200, 296, 40, torch.float32, device)
+    program = E.compile(lambda y: y * 2.0)
+    for fill in (float("-inf"), float("inf")):
+        for columns in (slice(None), slice(130, 131), slice(0, 296, 7)):
+            b2 = b.clone()
+            b2[columns] = fill
+            want = torch.logsumexp(F.linear(x.double(), w.double(), b2.double()) * 2.0, -1)
+            got = K.linear(x, w, b2, epilogue=program, reduce="logsumexp")
+            assert torch.equal(got.isinf(), want.isinf()) and not got.isnan().any(), (fill, columns)
+            finite = want.isfinite()
+            assert rel_err(got[finite], want[finite]) < 1e-5 if finite.any() else True
+
+
 def test_gradients_flow_through_the_reduction(device):
     """Where a gradient is recorded the result is written and reduced by torch: autograd sees
     both, and the epilogue's vectors get theirs."""
@@ -133,8 +151,9 @@ def test_bad_input_is_a_clear_error(device):
     with pytest.raises(ValueError, match="argument 'activation' must be one of"):
         K.linear(x, w, b, activation="swish", reduce="sum")
     p = _program(vectors(8, 6, device, 1)[0])
-    with pytest.raises(ValueError, match=r"argument 'reduce' must be 0 \(none\), 1 \(sum\), 2 \(max\) or 3 \(min\)"):
-        _partials(x, w, b, p, 4)
+    with pytest.raises(ValueError, match=r"argument 'reduce' must be 0 \(none\), 1 \(sum\), 2 \(max\), 3 \(min\) "
+                       r"or 4 \(logsumexp\)"):
+        _partials(x, w, b, p, 5)
     assert K.linear(x, w, b, reduce="sum").shape == (8,)  # the next call still works
 
 
@@ -143,16 +162,18 @@ def test_kernel_keys_name_the_reduction():
     k = _epilogue_kernels.key(p.code, "fp16_split3_stream_k", 2)
     assert k.endswith("|2") and _epilogue_kernels.parse_key(k) == (p.code, "fp16_split3_stream_k", 2)
     assert _epilogue_kernels.key(p.code, "fp16_split3_stream_k", 0) == _epilogue_kernels.key(p.code, "fp16_split3_stream_k")
-    for bad in (k[:-1] + "0", k[:-1] + "4", k[:-1] + "x", k + "|1"):
+    for bad in (k[:-1] + "0", k[:-1] + "5", k[:-1] + "x", k + "|1"):
         with pytest.raises(ValueError, match="not an epilogue kernel key"):
             _epilogue_kernels.parse_key(bad)
     assert _epilogue_kernels.describe(p.code, 3).startswith("row min of gelu(")
     assert "kReduce = 3" in _epilogue_kernels.source(_epilogue_kernels.key(p.code, "fp16_scaled_data_parallel", 3))
+    assert _epilogue_kernels.describe(p.code, 4).startswith("row logsumexp of gelu(")
 
 
 @pytest.mark.cuda
+@pytest.mark.parametrize("reduce", ["sum", "logsumexp"])
 @pytest.mark.parametrize("variant", sorted(_epilogue_kernels.variants()))
-def test_each_variant_reduces_in_its_kernel(variant):
+def test_each_variant_reduces_in_its_kernel(variant, reduce):
     """The shape, precision and cross-product route that pick each variant: the rows are reduced
     in the variant's compiled kernel (its partials, and the kernel in the profiler)."""
     promoted, sourced, stream_k = _epilogue_kernels.variants()[variant]
@@ -167,13 +188,13 @@ def test_each_variant_reduces_in_its_kernel(variant):
     try:
         with precision("highest" if promoted else "high"):
             with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-                rows = _partials(x, w, b, program, 1)
+                rows = _partials(x, w, b, program, CODES[reduce])
                 torch.cuda.synchronize()
-            got = K.linear(x, w, b, epilogue=program, reduce="sum")
+            got = K.linear(x, w, b, epilogue=program, reduce=reduce)
     finally:
         del os.environ["KERNELWRIGHT_GEMM_CROSS"]
     assert rows.shape == (m, 3)
     names = [e.name for e in prof.events()]
     assert any("cutlass" in n and "_kernel_cu_" in n for n in names), names
-    want = expected(CHAIN[1], x, w, b, c, c).sum(-1)
+    want = REDUCE[reduce](expected(CHAIN[1], x, w, b, c, c), -1)
     assert rel_err(got, want) < (1e-5 if promoted else 1e-2)

@@ -16,7 +16,7 @@ from optimize_util import MODELS, as_list, assert_matches, build, model_id, plan
 # parameter, a per-row value computed earlier, residuals of the pre-activation; the rows of such
 # a chain reduced, with ops on the reduced rows after it.
 FUSIBLE = [m for m in MODELS if model_id(m)[:3] in (
-    "039", "041", "086", "180", "198", "205", "218", "234", "235", "236", "237", "240", "241", "249", "250",
+    "039", "041", "045", "047", "086", "150", "180", "198", "205", "218", "234", "235", "236", "237", "240", "241", "249", "250",
     "270", "272", "274", "275", "278")]
 
 
@@ -146,7 +146,8 @@ def test_a_softmax_after_the_gemm_stays_its_own_kernel_and_says_so():
 
 class _Reduced(torch.nn.Module):
     """Rows of GEMM results reduced over their columns, each the last op of its group: after a
-    chain with a per-column parameter, through a 3-D Linear's views, kept or not kept dims."""
+    chain with a per-column parameter, through a 3-D Linear's views, kept or not kept dims; two
+    logsumexps (a max and a sum of exponentials), one with ops after it."""
 
     def __init__(self):
         super().__init__()
@@ -161,7 +162,9 @@ class _Reduced(torch.nn.Module):
         hi = self.fc3(x3).amax(dim=-1)
         lo = torch.relu(torch.mm(x, self.fc.weight.t())).amin(1)
         scaled = torch.tanh(self.fc(x) / 3.0).sum(1, keepdim=True) * 1.5 + 0.5  # ops after the reduction
-        return s, m, hi, lo, scaled
+        lse = torch.logsumexp(self.fc(x) * 2.0, dim=1)
+        lse3 = torch.logsumexp(torch.clamp(self.fc3(x3), -0.5, 0.5), -1, keepdim=True)
+        return s, m, hi, lo, scaled, lse, lse3 * torch.nn.functional.mish(lse3)
 
 
 def _reduced_inputs():
@@ -175,11 +178,12 @@ def test_row_reductions_run_in_the_epilogue():
     model, inputs = _Reduced(), _reduced_inputs()
     plan = planning.plan(capture.capture(model, inputs))
     fusions, decisions = epilogues.candidates(plan)
-    assert sorted(f.reduce for f in fusions.values()) == ["amax", "amin", "mean", "sum", "sum"], decisions
-    assert sum(f.after is not None for f in fusions.values()) == 1
+    assert sorted(f.reduce for f in fusions.values()) == [
+        "amax", "amin", "logsumexp", "logsumexp", "mean", "sum", "sum"], decisions
+    assert sum(f.after is not None for f in fusions.values()) == 2
     assert sorted(_check_fusions("reduced", plan, fusions, model, inputs)) == sorted(fusions)
     source = emit.module_source(plan, api._MODEL_STUB, "reduced", {}, [], epilogues=fusions)
-    for r in ("sum", "mean", "amax", "amin"):
+    for r in ("sum", "mean", "amax", "amin", "logsumexp"):
         assert "reduce=%r)" % r in source and "rows reduced there (%s)" % r in source
     assert "_after = _E.compile(lambda y: ((y * 1.5) + 0.5))" in source and "_after.apply(_K.linear(" in source
     new = api._import_source(emit.module_source(plan, api._MODEL_STUB, "reduced", {}, [], epilogues=fusions),
@@ -191,7 +195,8 @@ def test_row_reductions_run_in_the_epilogue():
 
 class _NotReduced(torch.nn.Module):
     """Reductions the epilogue does not take: one whose rows meet another value after it, one
-    over the GEMM's rows."""
+    over the GEMM's rows, a logsumexp written by hand whose shift is the max even where it is
+    infinite (torch gives NaN on such a row, the epilogue its logsumexp)."""
 
     def __init__(self):
         super().__init__()
@@ -200,7 +205,10 @@ class _NotReduced(torch.nn.Module):
 
     def forward(self, x):
         z = self.fc(x)
-        return torch.sigmoid(z).sum(dim=1, keepdim=True) * self.per_row, torch.tanh(self.fc(x)).sum(0)
+        y = self.fc(x) * 0.5
+        top = y.amax(-1, keepdim=True)
+        by_hand = top + torch.log(torch.exp(y - top).sum(-1, keepdim=True))
+        return torch.sigmoid(z).sum(dim=1, keepdim=True) * self.per_row, torch.tanh(self.fc(x)).sum(0), by_hand
 
 
 def test_a_norm_after_the_gemm_says_why_it_stays_apart():
@@ -218,6 +226,7 @@ def test_reductions_the_epilogue_does_not_take_say_why():
     assert not fusions
     assert any("mul, after the reduction, reads a value other than the reduced rows" in d for d in decisions), decisions
     assert any("reduces other dims than the GEMM's columns" in d for d in decisions), decisions
+    assert any("is not the row's max where it is finite" in d for d in decisions), decisions
 
 
 class _TransposedSquare(torch.nn.Module):

@@ -75,9 +75,9 @@ Epilogue parse_epilogue(const char* op, at::IntArrayRef code, at::ArrayRef<doubl
   TORCH_CHECK_VALUE(columns.size() <= 2 && rows.size() <= 2, "kernelwright.", op,
                     "(): arguments 'columns' and 'rows' may hold two vectors each, but hold ",
                     num(columns.size()), " and ", num(rows.size()));
-  TORCH_CHECK_VALUE(reduce >= 0 && reduce <= static_cast<int64_t>(EpilogueReduce::kMin),
-                    "kernelwright.", op, "(): argument 'reduce' must be 0 (none), 1 (sum), 2 (max) "
-                    "or 3 (min), but is ", num(reduce));
+  TORCH_CHECK_VALUE(reduce >= 0 && reduce <= static_cast<int64_t>(EpilogueReduce::kLogSumExp),
+                    "kernelwright.", op, "(): argument 'reduce' must be 0 (none), 1 (sum), 2 (max), "
+                    "3 (min) or 4 (logsumexp), but is ", num(reduce));
   Epilogue e{};
   e.program.length = static_cast<int32_t>(steps);
   for (size_t j = 0; j < consts.size(); ++j) e.program.consts.v[j] = static_cast<float>(consts[j]);
@@ -183,8 +183,13 @@ at::Tensor run_epilogue_aten(const at::Tensor& z, const Epilogue& e) {
 at::Tensor finish_output(const at::Tensor& out, int64_t n, const Epilogue* e, bool ran_program,
                          const at::Tensor& partials) {
   if (ran_program && partials.defined()) {
-    const int64_t m = out.size(0);
-    return partials.view({-1, (m + kFp16TileM - 1) / kFp16TileM * kFp16TileM}).narrow(1, 0, m).t();
+    const int64_t m = out.size(0), rows = (m + kFp16TileM - 1) / kFp16TileM * kFp16TileM;
+    if (e->program.reduce != static_cast<int32_t>(EpilogueReduce::kLogSumExp)) {
+      return partials.view({-1, rows}).narrow(1, 0, m).t();
+    }
+    // Each tile's (max, sum of exp(x - max)) as its logsumexp, which the rows' logsumexp finishes.
+    const at::Tensor pairs = partials.view({-1, rows, 2}).narrow(1, 0, m);
+    return at::add(pairs.select(2, 0), at::log(pairs.select(2, 1))).t();
   }
   const at::Tensor y = out.size(1) == n ? out : out.narrow(1, 0, n).contiguous();
   return e != nullptr && !ran_program ? run_epilogue_aten(y, *e) : y;
@@ -211,7 +216,9 @@ at::Tensor attach_epilogue(GemmArgs& g, const Epilogue& e, int64_t n, const at::
   }
   if (!reduced) return at::Tensor();
   const int64_t tiles = (g.n + kFp16TileN - 1) / kFp16TileN;
-  at::Tensor partials = at::empty({tiles * round_up(g.m, kFp16TileM)}, like.options().dtype(at::kFloat));
+  const int64_t floats = e.program.reduce == static_cast<int32_t>(EpilogueReduce::kLogSumExp) ? 2 : 1;
+  at::Tensor partials =
+      at::empty({tiles * round_up(g.m, kFp16TileM) * floats}, like.options().dtype(at::kFloat));
   g.partials = partials.data_ptr<float>();
   return partials;
 }

@@ -30,8 +30,9 @@ at::Tensor run_epilogue_aten(const at::Tensor& z, const Epilogue& e);
 
 // A GEMM's output [m, n_pad] as [m, n], with e's program applied where the GEMM's kernel did
 // not run it (ran_program false; e may be null). Where the kernel ran and wrote row partials
-// (`partials` defined: attach_epilogue's), those instead, as [m, tiles]: for a program that
-// reduces its rows, either result's rows reduced give the answer.
+// (`partials` defined: attach_epilogue's), those instead, as [m, tiles] (a logsumexp's pairs as
+// each tile's logsumexp): for a program that reduces its rows, either result's rows reduced
+// give the answer.
 at::Tensor finish_output(const at::Tensor& out, int64_t n, const Epilogue* e, bool ran_program,
                          const at::Tensor& partials = at::Tensor());
 

@@ -91,8 +91,9 @@ struct EpilogueConsts {
 
 // What the epilogue does with the program's result: writes it (kNone), or reduces each row of
 // it within each output tile and writes those partials alone (GemmArgs::partials), which one
-// small reduction finishes; the [m, n] result is never written.
-enum class EpilogueReduce : int32_t { kNone = 0, kSum, kMax, kMin };
+// small reduction finishes; the [m, n] result is never written. kLogSumExp's partial is a
+// (max, sum of exp(x - max)) pair of floats; the others' one float.
+enum class EpilogueReduce : int32_t { kNone = 0, kSum, kMax, kMin, kLogSumExp };
 
 struct EpilogueProgram {
   int32_t length;
@@ -161,7 +162,7 @@ struct GemmArgs {
   const float* rows[2];
   // program->reduce set: the kernel writes no d but each row's reduction over each output
   // tile's columns, partials[t * round_up(m, kFp16TileM) + r] for tile column t (the
-  // ceil(n / kFp16TileN) of them) and row r.
+  // ceil(n / kFp16TileN) of them) and row r; for kLogSumExp each is a (max, sum) pair, two floats.
   float* partials;
 };
 

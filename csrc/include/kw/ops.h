@@ -52,7 +52,8 @@ at::Tensor linear_prepared(const at::Tensor& x, const at::Tensor& weight,
 // weight's conversion where weight_parts and weight_scales are given (linear_prepare_weight).
 // reduce (an EpilogueReduce, not 0): the result's rows are to be reduced, and the op returns
 // [rows, p] whose rows reduced the same way give the answer: the kernel's partials, one per
-// output tile of columns, where it reduced; else the program's whole result.
+// output tile of columns (for a logsumexp, each tile's), where it reduced; else the program's
+// whole result.
 at::Tensor linear_program(const at::Tensor& x, const at::Tensor& weight,
                           const std::optional<at::Tensor>& bias, at::IntArrayRef code,
                           at::ArrayRef<double> consts, at::TensorList columns, at::TensorList rows,

@@ -40,8 +40,8 @@ def variants():
 
 # kw::EpilogueReduce: what the kernel does with the program's result, by its code; and the code
 # of each reduction linear(..., reduce=) takes (a mean is a sum, divided after).
-REDUCTIONS = ("none", "sum", "max", "min")
-REDUCE_CODES = {"sum": 1, "mean": 1, "amax": 2, "amin": 3}
+REDUCTIONS = ("none", "sum", "max", "min", "logsumexp")
+REDUCE_CODES = {"sum": 1, "mean": 1, "amax": 2, "amin": 3, "logsumexp": 4}
 
 
 def key(code, variant, reduce=0):

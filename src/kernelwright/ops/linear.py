@@ -18,7 +18,8 @@ ACTIVATIONS = ("none", "relu", "sigmoid", "gelu", "gelu_tanh")
 
 
 # reduce= of linear, as torch computes it.
-_TORCH_REDUCE = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax, "amin": torch.amin}
+_TORCH_REDUCE = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax, "amin": torch.amin,
+                 "logsumexp": torch.logsumexp}
 
 
 def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None, reduce=None):
@@ -48,10 +49,11 @@ def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None, red
     once: cached on disk); that call, and every call where no kernel applies, runs the program
     after the GEMM instead.
 
-    reduce: "sum", "mean", "amax" or "amin" of each row of the result (of the epilogue's, if
-    given), shape ``x.shape[:-1]``: each output tile reduces its rows in the epilogue and writes
-    those partials alone (a float per row per 128 columns), which one small reduction finishes;
-    the [rows, out_features] result is never written. Where a gradient is recorded, the result
+    reduce: "sum", "mean", "amax", "amin" or "logsumexp" of each row of the result (of the
+    epilogue's, if given), shape ``x.shape[:-1]``: each output tile reduces its rows in the
+    epilogue and writes those partials alone (a float per row per 128 columns; a logsumexp's
+    running max and sum of exponentials, two), which one small reduction finishes; the [rows,
+    out_features] result is never written. Where a gradient is recorded, the result
     is written and reduced by torch, so that autograd sees both.
     """
     if reduce is not None:
@@ -98,8 +100,8 @@ def _linear_reduced(x, weight, bias, activation, epilogue, reduce, cache):
 
 def linear_program(x, weight, bias, program, cache=None, reduce=0):
     """linear whose epilogue runs ``program`` (:func:`kernelwright.ops.epilogue.compile`'s);
-    ``reduce`` (1 sum, 2 max, 3 min): rows whose reduction is the answer (the op's doc,
-    csrc/include/kw/ops.h)."""
+    ``reduce`` (1 sum, 2 max, 3 min, 4 logsumexp): rows whose reduction is the answer (the
+    op's doc, csrc/include/kw/ops.h)."""
     parts = cache.parts(weight) if cache is not None and not torch.compiler.is_compiling() else None
     if parts is None:
         parts = (None, None)

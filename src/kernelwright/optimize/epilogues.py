@@ -1,9 +1,9 @@
 """GEMM epilogues: a pointwise group whose only GEMM operand is a GEMM's result can run in that
 GEMM's epilogue (``kernelwright.ops.linear(..., epilogue=...)``), so that the result is written
 once, after the chain, instead of written, read back and written again; a rows group that ends
-in one sum, mean, max or min over the last dim of such a chain reduces the rows in the
-epilogue (``linear(..., reduce=...)``), so that the GEMM's result is never written; the group's
-ops on the reduced rows, if any, run after it on those few values.
+in one sum, mean, max, min or logsumexp over the last dim of such a chain reduces the rows in
+the epilogue (``linear(..., reduce=...)``; ``epilogue_reduce``), so that the GEMM's result is
+never written; the group's ops on the reduced rows, if any, run after it on those few values.
 
 ``candidates`` finds the (GEMM, group) pairs and translates each group into an epilogue
 expression (``kernelwright.ops.epilogue``; ``epilogue_translate``) whose vectors are the group's other inputs, each read
@@ -21,6 +21,7 @@ import torch
 from kernelwright.ops import epilogue as E
 
 from . import anchors, opset
+from .epilogue_reduce import row_reduction
 from .epilogue_translate import RESHAPES, leaf, scalars_to_free_slots, translate
 from .emitter import meta
 from .ir import Group, Unsupported
@@ -33,8 +34,9 @@ class Fusion:
     group: Group
     expr: E.Expr  # its vector leaves hold (FX node, "column" | "row" | "scalar" | "scalar-row")
     held_weight: bool  # b is a parameter or buffer: its conversion is kept between calls
-    reduce: str = None  # "sum", "mean", "amax", "amin": expr reduced over its last dim
+    reduce: str = None  # "sum", "mean", "amax", "amin", "logsumexp": expr reduced over its last dim
     after: E.Expr = None  # with reduce: the group's ops on the reduced rows (of result() and constants)
+    reduced: torch.fx.Node = None  # with reduce: the node whose value is the reduced rows
 
     @property
     def operands(self):
@@ -105,7 +107,7 @@ class Fusion:
 
     def _reduced_shape(self):
         """The reduction's shape, as the ops after it see it."""
-        return tuple(meta(next(n for n in self.group.nodes if opset.kind(n) == opset.REDUCTION)).shape)
+        return tuple(meta(self.reduced).shape)
 
     def program_source(self, name):
         """The module-level statement that compiles the program once, as ``name``."""
@@ -199,11 +201,10 @@ def _fusion(plan, gemm, views, read, group, owner, reduced=False):
         raise Unsupported("the GEMM's result is read outside the group")
     if len(group.outputs) != 1:
         raise Unsupported("the group has more than one output")
-    nodes, last, reduce, after = group.nodes, group.outputs[0], None, []
+    nodes, last, reduction = group.nodes, group.outputs[0], None
     if reduced:
-        reduction, last, reduce = _row_reduction(group, val.shape[1])
-        cut = group.nodes.index(reduction)
-        nodes, after = group.nodes[:cut], group.nodes[cut + 1:]
+        reduction = row_reduction(group, val.shape[1])
+        nodes, last = reduction.nodes, reduction.src
     out = meta(last)
     if tuple(out.shape) != tuple(meta(read).shape) or out.dtype != torch.float32 \
             or out.numel() != val.numel() or out.shape[-1] != val.shape[1]:
@@ -217,53 +218,26 @@ def _fusion(plan, gemm, views, read, group, owner, reduced=False):
     for node in nodes:
         exprs[node] = translate(node, exprs, tuple(out.shape))
     expr = scalars_to_free_slots(exprs[last])
-    after_expr = _after_reduction(group, after, exprs) if after else None
+    after_expr = _after_reduction(reduction, exprs) if reduction is not None and reduction.after else None
     try:
         E.compile(expr)  # registers, steps and constants fit
         if after_expr is not None:
             E.compile(after_expr)
     except E.EpilogueError as why:
         raise Unsupported(str(why)) from why
-    return Fusion(gemm, views, group, expr, anchors.held_weight(gemm.args[-1], plan.captured.params), reduce,
-                  after_expr)
+    return Fusion(gemm, views, group, expr, anchors.held_weight(gemm.args[-1], plan.captured.params),
+                  reduction and reduction.op, after_expr, reduction and reduction.reduced)
 
 
-def _after_reduction(group, after, exprs):
+def _after_reduction(reduction, exprs):
     """The group's ops after its reduction as one expression of the reduced rows (result()) and
     numbers: run by torch on the few values the reduction leaves."""
-    reduction = group.nodes[group.nodes.index(after[0]) - 1]
-    shape = tuple(meta(reduction).shape)
+    shape = tuple(meta(reduction.reduced).shape)
     held = {n: e for n, e in exprs.items() if e.op == "const"}
-    held[reduction] = E.result()
-    for node in after:
+    held[reduction.reduced] = E.result()
+    for node in reduction.after:
         if any(isinstance(a, torch.fx.Node) and a not in held for a in node.args):
             raise Unsupported("%s, after the reduction, reads a value other than the reduced rows and numbers"
                               % opset.op_name(node.target))
         held[node] = translate(node, held, shape)
-    return held[group.outputs[0]]
-
-
-_ROW_REDUCTIONS = ("sum", "mean", "amax", "amin")
-
-
-def _row_reduction(group, n):
-    """(the reduction node, the value it reduces, its op) of a rows group with one sum, mean, max
-    or min over the last dim of a value with ``n`` columns, read by nothing else; else
-    Unsupported."""
-    reductions = [m for m in group.nodes if opset.kind(m) == opset.REDUCTION]
-    if len(reductions) != 1:
-        raise Unsupported("the group reduces %d times" % len(reductions))
-    out = reductions[0]
-    name = opset.op_name(out.target)
-    if name not in _ROW_REDUCTIONS:
-        raise Unsupported("%s is not a reduction the epilogue does" % name)
-    src, dims = out.args[0], out.args[1] if len(out.args) > 1 else out.kwargs.get("dim")
-    if (len(out.args) > 3 and out.args[3] is not None) or out.kwargs.get("dtype") is not None:
-        raise Unsupported("%s converts its result" % out.name)
-    rank = meta(src).dim()
-    dims = [dims] if isinstance(dims, int) else list(dims or [])
-    if [d % rank for d in dims] != [rank - 1] or meta(src).shape[-1] != n:
-        raise Unsupported("%s reduces other dims than the GEMM's columns" % out.name)
-    if not isinstance(src, torch.fx.Node) or any(u is not out for u in src.users):
-        raise Unsupported("the value %s reduces is read outside the reduction" % out.name)
-    return out, src, name
+    return held[reduction.after[-1]]

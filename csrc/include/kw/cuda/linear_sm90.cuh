@@ -108,27 +108,89 @@ template <>
 struct RowReduceOp<static_cast<int>(EpilogueReduce::kSum)> {
   template <class T>
   using Fn = cutlass::plus<T>;
-  static constexpr float kIdentity = 0.0f;
+  using Element = float;
+  static constexpr Element identity() { return 0.0f; }
 };
 template <>
 struct RowReduceOp<static_cast<int>(EpilogueReduce::kMax)> {
   template <class T>
   using Fn = cutlass::maximum<T, true>;  // a NaN wins, as in torch.amax
-  static constexpr float kIdentity = -INFINITY;
+  using Element = float;
+  static constexpr Element identity() { return -INFINITY; }
 };
 template <>
 struct RowReduceOp<static_cast<int>(EpilogueReduce::kMin)> {
   template <class T>
   using Fn = cutlass::minimum<T, true>;
-  static constexpr float kIdentity = INFINITY;
+  using Element = float;
+  static constexpr Element identity() { return INFINITY; }
+};
+
+// A logsumexp's running state: the largest value m seen and s = sum of exp(x - m), so that one
+// pass over the row gives both (its tile's logsumexp is m + log(s)). Eight bytes, aligned as
+// CUTLASS's warp shuffle moves them (one 64-bit word).
+struct alignas(8) MaxSumExp {
+  float m, s;
+  MaxSumExp() = default;
+  // CUTLASS default-initializes its reduction identity from 0; ours is given as an argument.
+  CUTLASS_HOST_DEVICE explicit constexpr MaxSumExp(int) : m(-INFINITY), s(0.0f) {}
+  CUTLASS_HOST_DEVICE constexpr MaxSumExp(float m_, float s_) : m(m_), s(s_) {}
+};
+
+// Two states merged: the smaller max's sum moved onto the larger's. Equal maxes add as they
+// are, so two rows of -inf (or +inf) never make exp(-inf - -inf); a NaN, in either field,
+// reaches the sum and stays there, as it does in torch.logsumexp.
+template <class T>
+struct MergeMaxSumExp;
+template <>
+struct MergeMaxSumExp<MaxSumExp> {
+  CUTLASS_HOST_DEVICE MaxSumExp operator()(MaxSumExp a, MaxSumExp b) const {
+    const bool a_high = a.m >= b.m;
+    const MaxSumExp hi = a_high ? a : b, lo = a_high ? b : a;
+    const float scale = lo.m == hi.m ? 1.0f : expf(lo.m - hi.m);
+    return MaxSumExp(hi.m, hi.s + lo.s * scale);
+  }
+};
+template <int N>
+struct MergeMaxSumExp<cutlass::Array<MaxSumExp, N>> {
+  CUTLASS_HOST_DEVICE cutlass::Array<MaxSumExp, N> operator()(
+      cutlass::Array<MaxSumExp, N> const& a, cutlass::Array<MaxSumExp, N> const& b) const {
+    cutlass::Array<MaxSumExp, N> out;
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < N; ++i) out[i] = MergeMaxSumExp<MaxSumExp>{}(a[i], b[i]);
+    return out;
+  }
+};
+
+}  // namespace cuda
+}  // namespace kw
+
+// Each value the program leaves enters the reduction as a state of its own: (x, exp(0)).
+template <cutlass::FloatRoundStyle Round>
+struct cutlass::NumericConverter<kw::cuda::MaxSumExp, float, Round> {
+  using result_type = kw::cuda::MaxSumExp;
+  using source_type = float;
+  CUTLASS_HOST_DEVICE static result_type convert(source_type const& x) { return {x, 1.0f}; }
+  CUTLASS_HOST_DEVICE result_type operator()(source_type const& x) const { return convert(x); }
+};
+
+namespace kw {
+namespace cuda {
+
+template <>
+struct RowReduceOp<static_cast<int>(EpilogueReduce::kLogSumExp)> {
+  template <class T>
+  using Fn = MergeMaxSumExp<T>;
+  using Element = MaxSumExp;
+  static constexpr Element identity() { return MaxSumExp(-INFINITY, 0.0f); }
 };
 
 template <int Reduce, class TileShape>
 using RowPartialsOf = cutlass::epilogue::fusion::Sm90ColReduction<
     RowReduceOp<Reduce>::template Fn, RowReduceOp<Reduce>::template Fn,
-    RowReduceOp<Reduce>::template Fn, 0, TileShape, float, float,
-    cutlass::FloatRoundStyle::round_to_nearest, cute::Stride<cute::_1, cute::_0, cute::_0>, 4,
-    true, false>;
+    RowReduceOp<Reduce>::template Fn, 0, TileShape, typename RowReduceOp<Reduce>::Element,
+    typename RowReduceOp<Reduce>::Element, cutlass::FloatRoundStyle::round_to_nearest,
+    cute::Stride<cute::_1, cute::_0, cute::_0>, 4, true, false>;
 
 template <int Reduce, class TileShape>
 struct RowPartials : RowPartialsOf<Reduce, TileShape> {
@@ -136,7 +198,7 @@ struct RowPartials : RowPartialsOf<Reduce, TileShape> {
   using Base::Base;
   using ElementAux = float;
   static typename Base::Arguments arguments(float* partials) {
-    return {partials, RowReduceOp<Reduce>::kIdentity, {}};
+    return {partials, RowReduceOp<Reduce>::identity(), {}};
   }
 };
 
