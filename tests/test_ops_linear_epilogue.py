@@ -256,7 +256,7 @@ def test_each_variant_runs_the_program_in_its_kernel(variant):
 
 
 @pytest.mark.skipif(not _can_build(), reason="no nvcc or CUTLASS headers")
-@pytest.mark.parametrize("reduce", [0, 2], ids=["written", "row_max"])
+@pytest.mark.parametrize("reduce", [0, 2, 4], ids=["written", "row_max", "row_logsumexp"])
 def test_a_generated_unit_compiles(tmp_path, monkeypatch, reduce):
     """nvcc builds the unit written for a program that uses every kind of operand (registers,
     both vectors of each kind, constants), its result written or its rows reduced, into a library

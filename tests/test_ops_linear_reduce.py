@@ -122,6 +122,21 @@ def test_logsumexp_of_infinite_rows(device):
             assert rel_err(got[finite], want[finite]) < 1e-5 if finite.any() else True
 
 
+@pytest.mark.cuda
+def test_the_program_after_a_reduction_queues_behind_the_gpu():
+    """Program.apply, the ops on the rows a GEMM's epilogue reduced, only queues work: a number
+    made into a device tensor from the host would wait for everything queued before it."""
+    z = torch.randn(64, 1, device="cuda")
+    program = E.compile(lambda y: E.gelu(y * 1.5 + 0.25) * E.tanh(y) - 2.0)
+    torch.cuda._sleep(2_000_000_000)  # about a second of a busy GPU
+    busy = torch.cuda.Event()
+    busy.record()
+    out = program.apply(z)
+    assert not busy.query(), "apply() waited for the work queued before it"
+    want = F.gelu(z.double() * 1.5 + 0.25) * torch.tanh(z.double()) - 2.0
+    assert rel_err(out, want) < 1e-6
+
+
 def test_gradients_flow_through_the_reduction(device):
     """Where a gradient is recorded the result is written and reduced by torch: autograd sees
     both, and the epilogue's vectors get theirs."""

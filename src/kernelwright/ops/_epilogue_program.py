@@ -132,14 +132,14 @@ _TORCH = {
 def evaluate(code, consts, z, columns, rows):
     """The program run with torch ops on z [m, n] in z's dtype (differentiable): the twin of the
     kernel's interpreter that autograd goes through."""
-    def scalar(v):
-        return torch.tensor(v, dtype=z.dtype, device=z.device)
-
-    regs = [z] + [scalar(0.0)] * (REGISTERS - 1)
-    vectors = [c.to(z.dtype).view(1, -1) for c in columns] + [scalar(0.0)] * (2 - len(columns))
-    vectors += [r.to(z.dtype).view(-1, 1) for r in rows] + [scalar(0.0)] * (2 - len(rows))
+    # Numbers are filled in on z's device: a tensor made from a host number there waits for the
+    # work queued before it (a GEMM whose reduced rows z is), and each op after would wait too.
+    zero = z.new_zeros(())
+    regs = [z] + [zero] * (REGISTERS - 1)
+    vectors = [c.to(z.dtype).view(1, -1) for c in columns] + [zero] * (2 - len(columns))
+    vectors += [r.to(z.dtype).view(-1, 1) for r in rows] + [zero] * (2 - len(rows))
     # Constants as the kernel reads them: float32.
-    constants = [scalar(float(torch.tensor(v, dtype=torch.float32))) for v in consts]
+    constants = [z.new_full((), float(torch.tensor(v, dtype=torch.float32))) for v in consts]
 
     def fetch(src):
         if src < _COLUMN0:
