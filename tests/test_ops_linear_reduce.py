@@ -128,6 +128,8 @@ def test_the_program_after_a_reduction_queues_behind_the_gpu():
     made into a device tensor from the host would wait for everything queued before it."""
     z = torch.randn(64, 1, device="cuda")
     program = E.compile(lambda y: E.gelu(y * 1.5 + 0.25) * E.tanh(y) - 2.0)
+    program.apply(z)  # the first launch of each kernel loads it, which may wait for the device
+    torch.cuda.synchronize()
     torch.cuda._sleep(2_000_000_000)  # about a second of a busy GPU
     busy = torch.cuda.Event()
     busy.record()
