@@ -120,17 +120,23 @@ def _only_user(node, name, members):
 def _check_shift(top, shift, between):
     """The shift must be the row's max where it is finite and finite where it is not, as
     torch.logsumexp's is: then log(sum(exp(x - shift))) + shift is the logsumexp the epilogue
-    computes on every row. Checked by running the ops from the max to the shift on such maxes."""
-    values = {top: torch.tensor(_FINITE + _INFINITE)}
+    computes on every row. Checked by running the ops from the max to the shift on maxes of
+    each such value, in the max's shape."""
     position = {m: i for i, m in enumerate(top.graph.nodes)}
-    for m in sorted(between - {top}, key=position.get):
-        args, kwargs = torch.fx.node.map_arg((m.args, m.kwargs), lambda a: _value(a, values, shift))
-        values[m] = m.target(*args, **kwargs)
-    got = values[shift].reshape(-1)
-    finite = len(_FINITE)
-    if not (torch.equal(got[:finite], values[top][:finite]) and torch.isfinite(got[finite:]).all()):
-        raise Unsupported("the shift %s of the sum of exponentials is not the row's max where it is finite "
-                          "(and finite where it is not), as a logsumexp's" % shift.name)
+    order = sorted(between - {top}, key=position.get)
+    for v in _FINITE + _INFINITE:
+        values = {top: torch.full(tuple(meta(top).shape), v)}
+        try:
+            for m in order:
+                args, kwargs = torch.fx.node.map_arg((m.args, m.kwargs), lambda a: _value(a, values, shift))
+                values[m] = m.target(*args, **kwargs)
+        except (RuntimeError, TypeError, ValueError, IndexError) as error:
+            raise Unsupported("the shift %s of the sum of exponentials could not be run on the row's max (%s)"
+                              % (shift.name, str(error).splitlines()[0])) from error
+        got = values[shift]
+        if not (bool((got == v).all()) if abs(v) != float("inf") else bool(got.isfinite().all())):
+            raise Unsupported("the shift %s of the sum of exponentials is not the row's max where it is finite "
+                              "(and finite where it is not), as a logsumexp's" % shift.name)
 
 
 def _value(a, values, shift):
