@@ -17,7 +17,7 @@ from optimize_util import MODELS, as_list, assert_matches, build, model_id, plan
 # a chain reduced, with ops on the reduced rows after it.
 FUSIBLE = [m for m in MODELS if model_id(m)[:3] in (
     "039", "041", "045", "047", "086", "150", "180", "198", "205", "218", "234", "235", "236", "237", "240", "241", "249", "250",
-    "270", "272", "274", "275", "278")]
+    "270", "272", "274", "275", "278", "294")]
 
 
 def _fusions(path):
