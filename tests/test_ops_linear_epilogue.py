@@ -5,6 +5,7 @@ elsewhere, against the same chain written with PyTorch's own functions in float6
 import os
 import re
 import sys
+import threading
 import types
 
 import pytest
@@ -348,19 +349,29 @@ def test_a_kernel_that_cannot_be_built_or_loaded_leaves_its_calls_running_apart(
 
 
 def test_kernels_are_built_ahead_in_a_thread(monkeypatch):
-    """build_ahead runs the calls with compiling off (they ask for their kernels and run apart)
-    and builds what they asked for in a thread; with compiling off it builds nothing."""
-    k = _epilogue_kernels.key(E.compile(lambda y: E.relu(y)).code, "fp16_split3_stream_k")
-    built, seen = [], []
+    """build_ahead runs the calls with compiling off in their thread (they ask for their kernels
+    and run apart; another thread's calls still build theirs) and builds what they asked for in
+    a thread; with compiling off it builds nothing."""
+    k, other = (_epilogue_kernels.key(E.compile(f).code, "fp16_split3_stream_k") for f in (E.relu, E.tanh))
+    built = []
     monkeypatch.setattr(_epilogue_kernels, "load", lambda keys, ext: built.extend(keys) or list(keys))
     monkeypatch.delenv(_epilogue_kernels.ENV_JIT, raising=False)
-    ahead = _epilogue_kernels.build_ahead(lambda: seen.append(os.environ.get(_epilogue_kernels.ENV_JIT)),
-                                          _FakeExtension([k]))
-    assert ahead.result() == [k] and built == [k] and seen == ["0"]
-    assert _epilogue_kernels.ENV_JIT not in os.environ
+    ext, elsewhere = _FakeExtension([k]), _FakeExtension([other])
+
+    def calls():
+        _epilogue_kernels.serve_wanted(ext)  # deferred: still asked for after it
+        built.append("calls ran")
+        worker = threading.Thread(target=_epilogue_kernels.serve_wanted, args=(elsewhere,))
+        worker.start()
+        worker.join()
+
+    ahead = _epilogue_kernels.build_ahead(calls, ext)
+    assert ahead.result() == [k] and built == ["calls ran", other, k]
+    _epilogue_kernels.serve_wanted(_FakeExtension([other]))  # compiling is on again here
+    assert built[-1] == other and _epilogue_kernels.ENV_JIT not in os.environ
     monkeypatch.setenv(_epilogue_kernels.ENV_JIT, "0")
-    assert _epilogue_kernels.build_ahead(lambda: seen.append("ran"), _FakeExtension([k])).result() == []
-    assert seen == ["0"]
+    assert _epilogue_kernels.build_ahead(lambda: built.append("ran"), _FakeExtension([k])).result() == []
+    assert "ran" not in built
 
 
 def test_kernel_keys_name_the_code_and_variant():

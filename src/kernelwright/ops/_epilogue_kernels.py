@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 from kernelwright._build import sources
@@ -22,6 +23,9 @@ from kernelwright._build.lock import build_lock
 from kernelwright.ops._epilogue_expr import _COLUMN0, _CONST0, _ROW0, OPS, REGISTERS
 
 ENV_JIT = "KERNELWRIGHT_EPILOGUE_JIT"  # "0": never compile; programs run after the GEMM
+# Set while build_ahead runs its calls: they ask for their kernels without building them, in
+# that thread alone, so that calls in other threads build theirs as usual meanwhile.
+_deferring = threading.local()
 _failed = set()  # keys whose build failed in this process: not tried again
 
 
@@ -239,23 +243,20 @@ def load(keys, ext, jobs=None):
 
 
 def build_ahead(call, ext):
-    """Runs ``call`` (programmed linear calls) with compiling off, so that each asks for its kernel
-    and runs apart, and builds what they asked for in a thread while the caller goes on: a Future
+    """Runs ``call`` (programmed linear calls) with compiling off in this thread, so that each asks
+    for its kernel and runs apart, and builds what they asked for in a thread while the caller
+    goes on: a Future
     of the keys loaded (empty at once where KERNELWRIGHT_EPILOGUE_JIT=0). The caller waits on it
     before the calls that should run fused."""
-    old = os.environ.get(ENV_JIT)
-    if old == "0":
+    if os.environ.get(ENV_JIT) == "0":
         done = concurrent.futures.Future()
         done.set_result([])
         return done
-    os.environ[ENV_JIT] = "0"
+    _deferring.on = True
     try:
         call()
     finally:
-        if old is None:
-            del os.environ[ENV_JIT]
-        else:
-            os.environ[ENV_JIT] = old
+        _deferring.on = False
     pool = concurrent.futures.ThreadPoolExecutor(1)
     ahead = pool.submit(load, ext.epilogue_kernels_wanted(), ext)
     pool.shutdown(wait=False)
@@ -264,9 +265,9 @@ def build_ahead(call, ext):
 
 def serve_wanted(ext):
     """Builds and loads the kernels the extension asked for since it was last asked. With
-    KERNELWRIGHT_EPILOGUE_JIT=0 it leaves them asked for, so that a later call with it unset
-    builds them all at once, in parallel."""
-    if os.environ.get(ENV_JIT, "1") == "0":
+    KERNELWRIGHT_EPILOGUE_JIT=0 (or within build_ahead's calls) it leaves them asked for, so
+    that a later call builds them all at once, in parallel."""
+    if os.environ.get(ENV_JIT, "1") == "0" or getattr(_deferring, "on", False):
         return
     wanted = ext.epilogue_kernels_wanted()
     if wanted:
