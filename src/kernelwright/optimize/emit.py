@@ -218,9 +218,9 @@ def _model_new(plan, choices, epilogues):
     for unit in plan.units:
         if isinstance(unit, Group) and unit.id in epilogues:
             fusion = epilogues[unit.id]
-            lines.append("        %s = %s  # %s and %s in one GEMM" % (
-                unit.outputs[0].name, fusion.code(lambda a: a.name, _program_name(plan.specs[unit.id])),
-                fusion.gemm.name, unit.name))
+            statements = fusion.lines(lambda a: a.name, _program_name(plan.specs[unit.id]))
+            statements[0] += "  # %s and %s in one GEMM" % (fusion.gemm.name, unit.name)
+            lines += ["        " + line for line in statements]
         elif not isinstance(unit, Group) and unit in in_epilogue:
             continue  # computed with its group, in that group's line
         elif isinstance(unit, Group):

@@ -35,7 +35,9 @@ class Fusion:
     expr: E.Expr  # its vector leaves hold (FX node, "column" | "row" | "scalar" | "scalar-row")
     held_weight: bool  # b is a parameter or buffer: its conversion is kept between calls
     reduce: str = None  # "sum", "mean", "amax", "amin", "logsumexp": expr reduced over its last dim
-    after: E.Expr = None  # with reduce: the group's ops on the reduced rows (of result() and constants)
+    # With reduce: each output of the group as an expression of the reduced rows (result()) and
+    # numbers, run by torch after the GEMM; None where the reduced rows are the one output.
+    after: tuple = None
     reduced: torch.fx.Node = None  # with reduce: the node whose value is the reduced rows
 
     @property
@@ -59,10 +61,9 @@ class Fusion:
         return E.compile(self._placeholders()[0])
 
     @functools.cached_property
-    def after_program(self):
-        """``after`` compiled, run by torch on the reduced rows; None where the group ends in its
-        reduction."""
-        return E.compile(self.after) if self.after is not None else None
+    def after_programs(self):
+        """``after`` compiled, each run by torch on the reduced rows (None: the rows themselves)."""
+        return [None if e.op == "result" else E.compile(e) for e in self.after or ()]
 
     def values(self, gemm_args, spec, group_args):
         """{FX node: tensor}, what :meth:`call` reads: the GEMM's operands ``gemm_args`` and the
@@ -73,7 +74,8 @@ class Fusion:
         return values
 
     def call(self, values, cache=None):
-        """The fused GEMM on ``values`` (FX node -> tensor), as the emitted forward runs it."""
+        """The group's outputs (a list) from the fused GEMM on ``values`` (FX node -> tensor), as
+        the emitted forward computes them."""
         import kernelwright.ops as K  # loads the compiled extension: only where a GPU run asks for it
 
         a, b, bias = self.operands
@@ -83,9 +85,11 @@ class Fusion:
                                     rows=[_vector(values[v[0]], v[1], mn) for v in rows])
         out = K.linear(values[a], values[b].t(), values[bias] if bias is not None else None, cache=cache,
                        epilogue=program, reduce=self.reduce)
-        if self.after is not None:
-            return self.after_program.apply(out.view(self._reduced_shape()))
-        return out.view(meta(self.group.outputs[0]).shape) if self.views or self.reduce else out
+        if self.after is None:
+            return [out.view(meta(self.group.outputs[0]).shape) if self.views or self.reduce else out]
+        rows = out.view(self._reduced_shape())
+        return [(rows if p is None else p.apply(rows)).view(meta(o).shape)
+                for p, o in zip(self.after_programs, self.group.outputs)]
 
     def build_ahead(self, gemm_args, cache=None):
         """Starts building the fused kernel a call on the GEMM's operands ``gemm_args`` will run
@@ -115,25 +119,40 @@ class Fusion:
         text = "# %s: %s in the epilogue of %s%s\n%s = _E.compile(lambda y: %s)" % (
             self.group.name, ", ".join(dict.fromkeys(self.group.ops())), self.gemm.name,
             ", its rows reduced there (%s)" % self.reduce if self.reduce else "", name, expr)
-        if self.after is not None:
-            text += "\n%s_after = _E.compile(lambda y: %s)  # on the reduced rows" % (name, self.after.source(repr))
+        for i, e in enumerate(self.after or ()):
+            if e.op != "result":
+                text += "\n%s = _E.compile(lambda y: %s)  # on the reduced rows" % (
+                    self._after_name(name, i), e.source(repr))
         return text
 
-    def code(self, name_of, program_name):
-        """The emitted forward's expression for the group's output."""
+    def _after_name(self, name, i):
+        return "%s_after%s" % (name, i if len(self.after) > 1 else "")
+
+    def lines(self, name_of, program_name):
+        """The emitted forward's statements that compute the group's outputs."""
         a, b, bias = self.operands
         mn = tuple(meta(self.gemm).shape)
         _, columns, rows = self._placeholders()
         cache = ", cache=_kw.weight_cache(self, %r, _K.WeightCache)" % self.gemm.name if self.held_weight else ""
         bound = ", ".join("%s=[%s]" % (kind, ", ".join(_vector_source(name_of(v[0]), v[1], mn) for v in vs))
                           for kind, vs in (("columns", columns), ("rows", rows)) if vs)
-        shape = self._reduced_shape() if self.after is not None else tuple(meta(self.group.outputs[0]).shape)
+        outputs = self.group.outputs
+        shape = self._reduced_shape() if self.after is not None else tuple(meta(outputs[0]).shape)
         view = ".view(%r)" % (shape,) if self.views or self.reduce else ""
         reduce = ", reduce=%r" % self.reduce if self.reduce else ""
         call = "_K.linear(%s, %s.t(), %s%s, epilogue=%s.bind(%s)%s)%s" % (
             name_of(a), name_of(b), name_of(bias) if bias is not None else "None", cache, program_name, bound,
             reduce, view)
-        return "%s_after.apply(%s)" % (program_name, call) if self.after is not None else call
+        if self.after is None:
+            return ["%s = %s" % (name_of(outputs[0]), call)]
+        if len(outputs) == 1 and self.after[0].op != "result":
+            return ["%s = %s.apply(%s)" % (name_of(outputs[0]), self._after_name(program_name, 0), call)]
+        rows_name = "%s_rows" % program_name.lstrip("_")
+        values = [rows_name if e.op == "result" else "%s.apply(%s)" % (self._after_name(program_name, i), rows_name)
+                  for i, e in enumerate(self.after)]
+        values = [v if tuple(meta(o).shape) == shape else "%s.view(%r)" % (v, tuple(meta(o).shape))
+                  for v, o in zip(values, outputs)]
+        return ["%s = %s" % (rows_name, call), "%s = %s" % (", ".join(name_of(o) for o in outputs), ", ".join(values))]
 
 
 def _vector(t, kind, mn):
@@ -199,12 +218,14 @@ def _fusion(plan, gemm, views, read, group, owner, reduced=False):
     chain = [gemm] + views[::-1]  # the GEMM, then each view of it up to what the group reads
     if any(len(x.users) != 1 for x in chain[:-1]) or any(owner.get(u) is not group for u in read.users):
         raise Unsupported("the GEMM's result is read outside the group")
-    if len(group.outputs) != 1:
-        raise Unsupported("the group has more than one output")
     nodes, last, reduction = group.nodes, group.outputs[0], None
     if reduced:
         reduction = row_reduction(group, val.shape[1])
         nodes, last = reduction.nodes, reduction.src
+    if len(group.outputs) != 1 and (reduction is None or any(
+            o is not reduction.reduced and o not in reduction.after for o in group.outputs)):
+        raise Unsupported("the group has more than one output" if reduction is None else
+                          "the group has an output other than its reduced rows and the ops after them")
     out = meta(last)
     if tuple(out.shape) != tuple(meta(read).shape) or out.dtype != torch.float32 \
             or out.numel() != val.numel() or out.shape[-1] != val.shape[1]:
@@ -218,20 +239,20 @@ def _fusion(plan, gemm, views, read, group, owner, reduced=False):
     for node in nodes:
         exprs[node] = translate(node, exprs, tuple(out.shape))
     expr = scalars_to_free_slots(exprs[last])
-    after_expr = _after_reduction(reduction, exprs) if reduction is not None and reduction.after else None
+    after = _after_reduction(reduction, exprs, group.outputs) if reduction is not None and reduction.after else None
     try:
         E.compile(expr)  # registers, steps and constants fit
-        if after_expr is not None:
-            E.compile(after_expr)
+        for e in after or ():
+            E.compile(e)
     except E.EpilogueError as why:
         raise Unsupported(str(why)) from why
     return Fusion(gemm, views, group, expr, anchors.held_weight(gemm.args[-1], plan.captured.params),
-                  reduction and reduction.op, after_expr, reduction and reduction.reduced)
+                  reduction and reduction.op, after, reduction and reduction.reduced)
 
 
-def _after_reduction(reduction, exprs):
-    """The group's ops after its reduction as one expression of the reduced rows (result()) and
-    numbers: run by torch on the few values the reduction leaves."""
+def _after_reduction(reduction, exprs, outputs):
+    """Each of the group's ``outputs`` as an expression of the reduced rows (result()) and numbers,
+    computed by the ops after the reduction: run by torch on the few values it leaves."""
     shape = tuple(meta(reduction.reduced).shape)
     held = {n: e for n, e in exprs.items() if e.op == "const"}
     held[reduction.reduced] = E.result()
@@ -240,4 +261,4 @@ def _after_reduction(reduction, exprs):
             raise Unsupported("%s, after the reduction, reads a value other than the reduced rows and numbers"
                               % opset.op_name(node.target))
         held[node] = translate(node, held, shape)
-    return held[reduction.after[-1]]
+    return tuple(held[o] for o in outputs)
