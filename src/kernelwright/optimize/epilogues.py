@@ -145,14 +145,14 @@ class Fusion:
             reduce, view)
         if self.after is None:
             return ["%s = %s" % (name_of(outputs[0]), call)]
-        if len(outputs) == 1 and self.after[0].op != "result":
-            return ["%s = %s.apply(%s)" % (name_of(outputs[0]), self._after_name(program_name, 0), call)]
-        rows_name = "%s_rows" % program_name.lstrip("_")
+        once = len(outputs) == 1  # the rows are read once: the call goes inside
+        rows_name = call if once else "%s_rows" % program_name.lstrip("_")
         values = [rows_name if e.op == "result" else "%s.apply(%s)" % (self._after_name(program_name, i), rows_name)
                   for i, e in enumerate(self.after)]
         values = [v if tuple(meta(o).shape) == shape else "%s.view(%r)" % (v, tuple(meta(o).shape))
                   for v, o in zip(values, outputs)]
-        return ["%s = %s" % (rows_name, call), "%s = %s" % (", ".join(name_of(o) for o in outputs), ", ".join(values))]
+        outs = "%s = %s" % (", ".join(name_of(o) for o in outputs), ", ".join(values))
+        return [outs] if once else ["%s = %s" % (rows_name, call), outs]
 
 
 def _vector(t, kind, mn):
