@@ -278,7 +278,8 @@ def test_casts_to_bool_and_back_in_the_epilogue():
 
 def test_a_fusion_is_timed_in_turns_with_the_gemm_and_group_apart(monkeypatch):
     """tune times the fused call and the two apart (the GEMM's chosen call, then the group's)
-    alternately, so that a drifting clock weighs on both; the fused result is checked first."""
+    alternately, so that a drifting clock weighs on both, and keeps each one's median; the fused
+    result is checked first. The clock here is a stand-in that hands out set readings."""
     from kernelwright.optimize import tune
 
     model, inputs = _Reduced(), _reduced_inputs()
@@ -286,8 +287,8 @@ def test_a_fusion_is_timed_in_turns_with_the_gemm_and_group_apart(monkeypatch):
     fusions, _ = epilogues.candidates(plan)
     kernels = {g.id: interpret.torch_kernel(plan.specs[g.id]) for g in plan.groups}
     gemm_args, timings, order = {}, {}, []
-    real_time = tune._time
-    monkeypatch.setattr(tune, "_time", lambda fn, args, device, budget: order.append(fn) or real_time(fn, args, device, budget))
+    readings = []  # fused and apart in turns: fused medians 3, apart 30
+    monkeypatch.setattr(tune, "_time", lambda fn, args, device, budget: order.append(fn) or readings.pop(0))
 
     def on_call(node, args, kwargs):
         gemm_args[node] = args
@@ -299,6 +300,7 @@ def test_a_fusion_is_timed_in_turns_with_the_gemm_and_group_apart(monkeypatch):
             call = tune.CallTiming(1.0, run=aten)
             group = tune.GroupTiming(1.0, None, run=kernels[g.id])
             order.clear()
+            readings[:] = [5.0, 50.0, 1.0, 10.0, 3.0, 30.0, 2.0, 20.0, 14.0, 140.0]  # means 5, 50
             timings[g.id] = tune._measure_fusion(f, gemm_args[f.gemm], plan.specs[g.id], kernels[g.id], args, group,
                                                  call, "cpu", 0.01, 1e-3)
             assert len(order) == 10 and order[0::2] == [order[0]] * 5 and order[1::2] == [order[1]] * 5
@@ -307,8 +309,9 @@ def test_a_fusion_is_timed_in_turns_with_the_gemm_and_group_apart(monkeypatch):
     with torch.no_grad():
         interpret.run(plan, model, inputs, kernels, on_group, on_call)
     assert sorted(timings) == sorted(fusions)
-    for t in timings.values():  # checked against its group, then timed: a fused time exists
-        assert t.error < 1e-5 and t.fused_ms is not None, t
+    for t in timings.values():  # checked against its group, then each median kept and said
+        assert t.error < 1e-5, t
+        assert (t.fused_ms, t.apart_ms) == (3.0, 30.0) and t.note == "3.0000 ms fused against 30.0000 ms apart", t
 
 
 def test_a_fusion_builds_its_kernel_ahead_from_the_gemms_operands():

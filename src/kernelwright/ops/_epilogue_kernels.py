@@ -245,9 +245,8 @@ def load(keys, ext, jobs=None):
 def build_ahead(call, ext):
     """Runs ``call`` (programmed linear calls) with compiling off in this thread, so that each asks
     for its kernel and runs apart, and builds what they asked for in a thread while the caller
-    goes on: a Future
-    of the keys loaded (empty at once where KERNELWRIGHT_EPILOGUE_JIT=0). The caller waits on it
-    before the calls that should run fused."""
+    goes on: a Future of the keys loaded (empty at once where KERNELWRIGHT_EPILOGUE_JIT=0). The
+    caller waits on it before the calls that should run fused."""
     if os.environ.get(ENV_JIT) == "0":
         done = concurrent.futures.Future()
         done.set_result([])
