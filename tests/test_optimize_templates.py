@@ -58,9 +58,30 @@ def test_a_reduction_over_a_middle_dim_gets_narrow_rows_that_read_coalesced():
     assert {1, 4} <= set(_threads(spec))
 
 
+def _across(spec):
+    return [v for v in spec.variants if not v.template and dict(v.defines)["ROWS_ACROSS_LANES"]]
+
+
+@pytest.mark.parametrize("fn, shape", [(lambda x: x.sum(1), (3, 40, 33)), (lambda x: x.argmax(1), (3, 40, 33)),
+                                       (lambda x: torch.softmax(x, 1), (3, 40, 33)), (lambda x: torch.var(x, 0), (50, 7, 9))],
+                         ids=["sum", "argmax", "softmax", "var_dim0"])
+def test_columns_far_apart_get_variants_with_a_warp_on_consecutive_rows(fn, shape):
+    """A warp's lanes on 32 consecutive rows (the row's threads along threadIdx.y), in blocks of
+    ROWS_PER_BLOCK x THREADS, with shared memory for one value a thread; each compiles."""
+    spec = _reduction_spec(fn, torch.randn(*shape))
+    across = _across(spec)
+    assert across, [v.describe() for v in spec.variants]
+    for v in across:
+        d = dict(v.defines)
+        assert v.block == (d["ROWS_PER_BLOCK"], d["THREADS"], 1) and d["VEC"] == 1
+        assert v.grid == (-(-spec.rows // d["ROWS_PER_BLOCK"]), 1, 1)
+    assert "(ROWS_ACROSS_LANES ? THREADS * ROWS_PER_BLOCK : 32)" in spec.cuda_source(across[0])
+    _compiles(spec, spec.variants)
+
+
 def test_a_reduction_over_the_innermost_dim_keeps_a_row_per_thread_group():
     spec = _reduction_spec(lambda x: x.sum(-1), torch.randn(99, 40))
-    assert min(_threads(spec)) >= 8
+    assert min(_threads(spec)) >= 8 and not _across(spec)
 
 
 def test_few_long_rows_are_split_across_cooperating_blocks():

@@ -32,6 +32,15 @@ def _special_rows(x):
     return x
 
 
+def _special_columns(x):
+    """A (b, :, k) line of -inf, one with a +inf and one with a NaN among ordinary ones."""
+    x = x.clone()
+    x[0, :, 1] = float("-inf")
+    x[1, 3, 2] = float("inf")
+    x[2, 9, 3] = float("nan")
+    return x
+
+
 _CASES = {
     # cluster rows: statistics then the normalized row, rows of 120 KB to 400 KB
     "layer_norm_cluster": (lambda x: F.layer_norm(x, x.shape[-1:]) * 1.5, lambda: torch.randn(300, 30000) + 3.0),
@@ -54,6 +63,12 @@ _CASES = {
     "layer_norm_misaligned": (lambda x: F.layer_norm(x, x.shape[-1:]), lambda: torch.randn(64 * 8192 + 1)[1:].view(64, 8192)),
     "rms_norm_half": (lambda x: x * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + 1e-6).to(x.dtype),
                       lambda: torch.randn(256, 8192).half() * 3),
+    # reductions over a middle dim or dim 0: a warp on consecutive rows (ROWS_ACROSS_LANES)
+    "sum_middle_dim_across": (lambda x: x.sum(1) * 0.5, lambda: torch.randn(6, 700, 301)),
+    "argmax_ties_across": (lambda x: x.argmax(1), lambda: torch.randint(-3, 4, (5, 600, 129)).float()),
+    "amin_nan_across": (lambda x: torch.amin(x, 1), lambda: _special_columns(torch.randn(4, 300, 65))),
+    "softmax_middle_dim_across": (lambda x: torch.softmax(x, 1), lambda: _special_columns(torch.randn(4, 500, 67) * 3)),
+    "var_dim0_across": (lambda x: torch.var(x, 0), lambda: torch.randn(3000, 37) * 0.1 + 100.0),
     # pointwise kernels walking a channels_last result
     "channels_last_pointwise": (lambda x: torch.sigmoid(x) * 2.0 - x,
                                 lambda: torch.randn(8, 64, 56, 56).to(memory_format=torch.channels_last)),
@@ -87,6 +102,9 @@ def test_template_variants_launch_and_match(case):
         assert "cluster rows" in templates, templates
     if case.endswith("_split"):
         assert "split rows" in templates, templates
+    if case.endswith("_across"):
+        assert any(dict(v.defines).get("ROWS_ACROSS_LANES") for gid in optimized.timings
+                   for v in optimized.plan.specs[gid].variants if not v.template)
 
 
 def test_the_cluster_budget_fits_the_device():

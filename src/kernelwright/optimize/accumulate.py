@@ -93,18 +93,20 @@ def smem_name(ctype):
     return _SMEM[ctype if ctype != "bool" else "i64"]
 
 
-def block_reduce(p):
+def block_reduce(p, across=None):
     """The statements that reduce accumulator ``p`` over the THREADS threads of its row, every
-    thread getting the result."""
+    thread getting the result. ``across``: the name of the kernel's flag for a row's threads
+    lying along threadIdx.y (the rows template's ROWS_ACROSS_LANES)."""
+    last = "THREADS" if across is None else "THREADS, %s" % across
     if p.online_of:
         return []  # with its amax
     if p.partner:
-        return ["kw_online_reduce(%s, %s, %s, %s, THREADS);" % (
-            p.acc, p.partner.acc, smem_name(p.ctype), smem_name(p.partner.ctype))]
+        return ["kw_online_reduce(%s, %s, %s, %s, %s);" % (
+            p.acc, p.partner.acc, smem_name(p.ctype), smem_name(p.partner.ctype), last)]
     if is_arg(p):
-        return ["kw_reduce_arg(%s, %s_i, %s, %s, kw_smem_idx, THREADS);" % (
-            p.acc, p.acc, "true" if p.op == "argmax" else "false", smem_name(p.ctype))]
-    return ["%s = kw_reduce_rows(%s, %s(), %s, THREADS);" % (p.acc, p.acc, combine_op(p), smem_name(p.ctype))]
+        return ["kw_reduce_arg(%s, %s_i, %s, %s, kw_smem_idx, %s);" % (
+            p.acc, p.acc, "true" if p.op == "argmax" else "false", smem_name(p.ctype), last)]
+    return ["%s = kw_reduce_rows(%s, %s(), %s, %s);" % (p.acc, p.acc, combine_op(p), smem_name(p.ctype), last)]
 
 
 def cuda_column_loop(loop, index, start, end):
@@ -113,9 +115,11 @@ def cuda_column_loop(loop, index, start, end):
     return column_declarations(loop) + column_for(loop, index, start, end)
 
 
-def column_for(loop, index, start, end):
-    """The loop of ``cuda_column_loop`` without its accumulators' declarations."""
-    return (["for (%s col = %s; col < %s; col += THREADS) {" % (index, start, end)]
+def column_for(loop, index, start, end, unroll=None):
+    """The loop of ``cuda_column_loop`` without its accumulators' declarations; ``unroll``: a
+    factor for the compiler."""
+    return ((["#pragma unroll %d" % unroll] if unroll else [])
+            + ["for (%s col = %s; col < %s; col += THREADS) {" % (index, start, end)]
             + ["  " + line for line in column_body(loop)] + ["}"])
 
 

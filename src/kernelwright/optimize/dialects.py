@@ -108,9 +108,19 @@ KW_F void kw_store(__half* p, float x) { *p = __float2half_rn(x); }
 KW_F void kw_store(__nv_bfloat16* p, float x) { *p = __float2bfloat16_rn(x); }
 template <typename P, typename T> KW_F void kw_store(P* p, T x) { *p = static_cast<P>(x); }
 template <typename T, typename F>
-KW_F T kw_reduce_rows(T v, F f, T* smem, int threads_per_row) {
-  // Reduces v over the threads_per_row threads of each row (threadIdx.x), every row of the
-  // block (threadIdx.y) at once; all threads get their row's result.
+KW_F T kw_reduce_rows(T v, F f, T* smem, int threads_per_row, bool across = false) {
+  // Reduces v over the threads_per_row threads of each row, every row of the block at once;
+  // all threads get their row's result. A row's threads are threadIdx.x and the rows
+  // threadIdx.y; ``across`` (the rows template's ROWS_ACROSS_LANES) swaps the two, and smem
+  // then holds a value a thread.
+  if (across) {
+    __syncthreads();
+    smem[threadIdx.y * blockDim.x + threadIdx.x] = v;
+    __syncthreads();
+    v = smem[threadIdx.x];
+    for (int w = 1; w < threads_per_row; ++w) v = f(v, smem[w * blockDim.x + threadIdx.x]);
+    return v;
+  }
   int width = threads_per_row < 32 ? threads_per_row : 32;
   for (int o = width / 2; o > 0; o >>= 1) v = f(v, __shfl_xor_sync(0xffffffffu, v, o, width));
   if (threads_per_row <= 32) return v;
@@ -130,7 +140,18 @@ KW_F void kw_argbest(T& v, long long& i, T v2, long long i2, bool largest) {
   if (take) { v = v2; i = i2; }
 }
 template <typename T>
-KW_F void kw_reduce_arg(T& v, long long& i, bool largest, T* smem, long long* ismem, int threads_per_row) {
+KW_F void kw_reduce_arg(T& v, long long& i, bool largest, T* smem, long long* ismem, int threads_per_row,
+                        bool across = false) {
+  if (across) {  // as in kw_reduce_rows; the lower column first, so that ties keep the lower index
+    __syncthreads();
+    smem[threadIdx.y * blockDim.x + threadIdx.x] = v;
+    ismem[threadIdx.y * blockDim.x + threadIdx.x] = i;
+    __syncthreads();
+    v = smem[threadIdx.x]; i = ismem[threadIdx.x];
+    for (int w = 1; w < threads_per_row; ++w)
+      kw_argbest(v, i, smem[w * blockDim.x + threadIdx.x], ismem[w * blockDim.x + threadIdx.x], largest);
+    return;
+  }
   int width = threads_per_row < 32 ? threads_per_row : 32;
   for (int o = width / 2; o > 0; o >>= 1) {
     T v2 = __shfl_xor_sync(0xffffffffu, v, o, width);

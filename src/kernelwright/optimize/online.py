@@ -36,10 +36,10 @@ template <typename T> KW_F double kw_online_finish(double s, T row_max, T t) {
 
 CUDA_HELPERS = CUDA_MATH + r"""
 template <typename T>
-KW_F void kw_online_reduce(T& m, double& s, T* smem, double* smem_d, int threads_per_row) {
+KW_F void kw_online_reduce(T& m, double& s, T* smem, double* smem_d, int threads_per_row, bool across = false) {
   const T mine = m;
-  m = kw_reduce_rows(m, kw_max_op(), smem, threads_per_row);
-  s = kw_reduce_rows(kw_online_part(s, mine, m), kw_add_op(), smem_d, threads_per_row);
+  m = kw_reduce_rows(m, kw_max_op(), smem, threads_per_row, across);
+  s = kw_reduce_rows(kw_online_part(s, mine, m), kw_add_op(), smem_d, threads_per_row, across);
 }
 """
 
