@@ -10,7 +10,9 @@ import torch
 import torch.nn.functional as F
 
 import kernelwright.ops as K
-from kernelwright.ops import _epilogue_kernels
+from kernelwright._build import sources
+from kernelwright.kernel import KernelCompileError, nvrtc
+from kernelwright.ops import _epilogue_finish, _epilogue_kernels
 from kernelwright.ops import epilogue as E
 from reference import poison
 from test_ops_linear import make, precision, rel_err
@@ -140,6 +142,95 @@ def test_the_program_after_a_reduction_queues_behind_the_gpu():
     assert rel_err(out, want) < 1e-6
 
 
+# Programs on the reduced rows: mish (softplus's threshold a constant), a clamp of a scaled row.
+AFTER = [(lambda r: r * E.tanh(E.softplus(r, 1.0, 20.0)), lambda t: t * torch.tanh(F.softplus(t))),
+         (lambda r: E.clamp(r * 2.0 - 0.5, -1.0, 1.0), lambda t: torch.clamp(t * 2.0 - 0.5, -1.0, 1.0))]
+
+
+@pytest.mark.parametrize("reduce", sorted(REDUCE))
+def test_programs_after_the_reduction_match_float64(device, reduce):
+    """after=: the reduced rows themselves and programs of them, every one from the same
+    partials, in one finishing kernel on CUDA; shaped like x without its last dim."""
+    x, w, b = make(300, 517, 200, torch.float32, device)
+    x3 = x.view(3, 100, 200).transpose(0, 1)  # not contiguous
+    c, _ = vectors(300, 517, device, 3)
+    program = _program(c)
+    rows = REDUCE[reduce](expected(CHAIN[1], x3, w, b, c, c), -1)
+    outs = K.linear(x3, w, b, epilogue=program, reduce=reduce, after=[None] + [E.compile(f) for f, _ in AFTER])
+    assert len(outs) == 3 and all(o.shape == (100, 3) and o.dtype == torch.float32 for o in outs)
+    assert rel_err(outs[0], rows) < 2e-6, rel_err(outs[0], rows)
+    for got, (_, twin) in zip(outs[1:], AFTER):
+        assert rel_err(got, twin(rows)) < 2e-6, (reduce, rel_err(got, twin(rows)))
+    # A function of the rows is compiled on the call; the rows alone need no list.
+    alone = K.linear(x3, w, b, epilogue=program, reduce=reduce, after=[AFTER[1][0]])
+    assert len(alone) == 1 and torch.allclose(alone[0], outs[2], rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("reduce", sorted(REDUCE))
+@pytest.mark.parametrize("rows, tiles", [(7, 1), (130, 5), (33, 64), (5, 100)], ids=str)
+def test_the_finishing_kernel_matches_its_twin(device, reduce, rows, tiles):
+    """Partials with NaN, +inf and -inf among them, whole rows of -inf, more tiles than a
+    warp's lanes and rows that leave a block's last warps idle: the kernel (on CUDA) and the
+    torch twin agree, NaN and infinities where torch has them."""
+    g = torch.Generator().manual_seed(rows * 131 + tiles)
+    parts = (torch.randn(rows, tiles, generator=g) * 3).to(device)
+    parts[0] = float("-inf")
+    parts[min(1, rows - 1), -1] = float("inf")
+    parts[min(2, rows - 1), 0] = float("nan")
+    parts[min(3, rows - 1), :: 2] = float("-inf")
+    programs = [None, E.compile(AFTER[0][0]), E.compile(lambda r: r * 1.5)]
+    got = _epilogue_finish.finish(parts, reduce, 517, programs)
+    want = _epilogue_finish.twin(parts.double(), reduce, 517, [None] + [E.compile(f) for f in (AFTER[0][0], lambda r: r * 1.5)])
+    for a, b in zip(got, want):
+        assert torch.equal(a.isnan(), b.isnan()) and torch.equal(a.isinf(), b.isinf()), (reduce, a, b)
+        finite = b.isfinite()
+        assert rel_err(a[finite], b[finite]) < 1e-6, (reduce, rel_err(a[finite], b[finite]))
+
+
+@pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")
+@pytest.mark.parametrize("reduce", sorted(REDUCE))
+def test_finishing_kernels_compile_without_a_gpu(reduce, monkeypatch):
+    """With the CUDA headers torch's wheels bring (no CCCL: kw/gemm.h must not need libcu++)."""
+    found = nvrtc._include_dirs()
+    monkeypatch.setattr(nvrtc, "_include_dirs", lambda: [d for d in found if os.path.basename(d) != "cccl"])
+    programs = [None, E.compile(AFTER[0][0]), E.compile(AFTER[1][0]), E.compile(lambda r: E.where(E.gt(r, 0.0), r, 0.0))]
+    text, name = _epilogue_finish.source(reduce, tuple(None if p is None else tuple(p.code) for p in programs))
+    ptx, meta = nvrtc._compile(nvrtc.prelude(text, name + ".cu", None) + text, name + ".cu", "&" + name, [
+        "--gpu-architecture=compute_90", "-std=c++17", "-I" + os.path.join(sources.find_csrc(), "include")], name)
+    assert meta["format"] == "ptx" and (".entry " + meta["lowered"]).encode() in ptx
+
+
+@pytest.mark.cuda
+def test_a_finishing_kernel_that_does_not_compile_leaves_torch_to_finish(monkeypatch, capfd):
+    """Said once; the results are the twin's, and the same call again does not try again."""
+    def refuse(reduce, codes):
+        raise KernelCompileError("NVRTC could not compile kernel 'x' (x.cu):\nno header", "no header", "x.cu", None)
+
+    monkeypatch.setattr(_epilogue_finish, "_op", refuse)
+    parts = torch.randn(9, 3, device="cuda")
+    programs = [None, E.compile(lambda r: r * 3.0 - 1.0)]
+    for _ in range(2):
+        got = _epilogue_finish.finish(parts, "logsumexp", 300, programs)
+        for a, b in zip(got, _epilogue_finish.twin(parts, "logsumexp", 300, programs)):
+            assert torch.equal(a, b)
+    assert capfd.readouterr().err.count("finishing kernel did not compile") == 1
+
+
+def test_the_finishing_op_binds_its_arguments():
+    """The finishing kernel as a custom op: the partials, the mean's count and each program's
+    constants in; an output a program, [rows] each; a warp a row (checked without a GPU)."""
+    programs = [None, E.compile(AFTER[1][0]), E.compile(lambda r: r * 1.5)]
+    op = _epilogue_finish._op("logsumexp", tuple(None if p is None else tuple(p.code) for p in programs))
+    assert op.schema.endswith("(Tensor parts, float count, float k1_0, float k1_1, float k1_2, float k1_3, "
+                              "float k2_0) -> (Tensor, Tensor, Tensor)"), op.schema
+    definition = op._definition
+    call = definition.binding.check(definition.binding.bind((torch.randn(7, 5), 517.0, 2.0, 0.5, -1.0, 1.0, 1.5), {}),
+                                    launching=False)
+    outs = definition.binding.allocate_outputs(call, definition.outputs, launching=False)
+    assert [o.shape for o in outs] == [(7,)] * 3
+    assert definition.launch(*call.values) == (2, 128)
+
+
 def test_gradients_flow_through_the_reduction(device):
     """Where a gradient is recorded the result is written and reduced by torch: autograd sees
     both, and the epilogue's vectors get theirs."""
@@ -149,6 +240,10 @@ def test_gradients_flow_through_the_reduction(device):
         torch.autograd.gradcheck(
             lambda x, w, b, c: K.linear(x, w, b, epilogue=lambda y: E.tanh(y * E.column(c)), reduce=reduce),
             [t.requires_grad_() for t in (x, w, b, c)])
+    torch.autograd.gradcheck(
+        lambda x, w, b: K.linear(x, w, b, epilogue=lambda y: E.tanh(y), reduce="logsumexp",
+                                 after=[None, AFTER[0][0]])[1],
+        [t.detach().requires_grad_() for t in (x, w, b)])
 
 
 def test_opcheck_and_compile(device):
@@ -172,6 +267,10 @@ def test_bad_input_is_a_clear_error(device):
     with pytest.raises(ValueError, match=r"argument 'reduce' must be 0 \(none\), 1 \(sum\), 2 \(max\), 3 \(min\) "
                        r"or 4 \(logsumexp\)"):
         _partials(x, w, b, p, 5)
+    with pytest.raises(ValueError, match="'after' applies to reduced rows; give 'reduce' too"):
+        K.linear(x, w, b, after=[None])
+    with pytest.raises(ValueError, match="an 'after' expression reads the reduced rows and numbers, not vectors"):
+        K.linear(x, w, b, reduce="sum", after=[lambda r: r * E.column(b)])
     assert K.linear(x, w, b, reduce="sum").shape == (8,)  # the next call still works
 
 

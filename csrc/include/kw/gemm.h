@@ -3,16 +3,14 @@
 #pragma once
 
 #ifdef __CUDACC_RTC__
-// NVRTC, which compiles the epilogue's op table on its own in the tests, has no C++ library
-// headers; libcu++ gives the same types.
-#include <cuda/std/cstddef>
-#include <cuda/std/cstdint>
-
+// NVRTC, which compiles the epilogue's op table with generated code (the reduced rows' finishing
+// kernel), has no C++ library headers, nor libcu++'s where the CCCL headers are not installed
+// (torch's CUDA wheels): the types from the language itself.
 namespace kw {
-using ::cuda::std::int32_t;
-using ::cuda::std::int64_t;
-using ::cuda::std::int8_t;
-using ::cuda::std::size_t;
+typedef signed char int8_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef decltype(sizeof(0)) size_t;
 }  // namespace kw
 #else
 #include <cstddef>

@@ -96,18 +96,18 @@ def describe(code, reduce=0):
     return regs[0]
 
 
-def body(code):
-    """The program as a function of one element: x (acc + bias), the column vectors' values c0,
-    c1, the row vectors' w0, w1, the constants k. Each step is one call of epilogue_apply with
-    its op a constant, which the compiler folds to that op's math."""
+def body(code, name="Body"):
+    """The program as a function of one element, the struct ``name``'s apply: x (acc + bias), the
+    column vectors' values c0, c1, the row vectors' w0, w1, the constants k. Each step is one call
+    of epilogue_apply with its op a constant, which the compiler folds to that op's math."""
     lines = ["float r0 = x, r1 = 0.0f, r2 = 0.0f, r3 = 0.0f;"]
     for s in range(0, len(code), 5):
         op, dst, a, b, c = code[s:s + 5]
         lines.append("r%d = kw::cuda::epilogue_apply(static_cast<kw::EpilogueOp>(%d), %s, %s, %s);  // %s"
                      % (dst, op, _operand(a), _operand(b), _operand(c), OPS[op]))
     lines.append("return r0;")
-    return ("struct Body {\n"
-            "  KW_EPILOGUE_FN static float apply(float x, float c0, float c1, float w0, float w1,\n"
+    return ("struct %s {\n" % name
+            + "  KW_EPILOGUE_FN static float apply(float x, float c0, float c1, float w0, float w1,\n"
             "                                    const float* k) {\n"
             + "".join("    %s\n" % line for line in lines)
             + "  }\n};\n")

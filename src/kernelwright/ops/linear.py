@@ -4,7 +4,7 @@ import weakref
 
 import torch
 
-from kernelwright.ops import _epilogue_kernels
+from kernelwright.ops import _epilogue_finish, _epilogue_kernels
 from kernelwright.ops import epilogue as _epilogue
 from kernelwright.ops._common import check_floating, ext, run
 
@@ -17,12 +17,10 @@ _program_op = torch.ops.kernelwright.linear_program.default
 ACTIVATIONS = ("none", "relu", "sigmoid", "gelu", "gelu_tanh")
 
 
-# reduce= of linear, as torch computes it.
-_TORCH_REDUCE = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax, "amin": torch.amin,
-                 "logsumexp": torch.logsumexp}
+_TORCH_REDUCE = _epilogue_finish.TORCH_REDUCE  # reduce= of linear, as torch computes it
 
 
-def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None, reduce=None):
+def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None, reduce=None, after=None):
     """``activation(torch.nn.functional.linear(x, weight, bias))`` in one GEMM whose epilogue adds
     the bias and applies the activation.
 
@@ -55,9 +53,17 @@ def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None, red
     running max and sum of exponentials, two), which one small reduction finishes; the [rows,
     out_features] result is never written. Where a gradient is recorded, the result
     is written and reduced by torch, so that autograd sees both.
+
+    after: with reduce, what to compute from the reduced rows, a list: for each item an
+    expression of them (``E.result()`` stands for the reduced row; a function of it, or a
+    compiled Program reading numbers alone) or None for the rows themselves. The reduction's
+    partials are finished and every item computed in one small kernel; returns the list of
+    results, each of shape ``x.shape[:-1]``.
     """
+    if after is not None and reduce is None:
+        raise ValueError("kernelwright.linear(): 'after' applies to reduced rows; give 'reduce' too")
     if reduce is not None:
-        return _linear_reduced(x, weight, bias, activation, epilogue, reduce, cache)
+        return _linear_reduced(x, weight, bias, activation, epilogue, reduce, cache, after)
     if epilogue is not None:
         return linear_program(x, weight, bias, _as_program(epilogue, activation), cache)
     activation = activation or "none"
@@ -80,7 +86,7 @@ _ACTIVATION_EXPRS = {"none": lambda y: y, "relu": _epilogue.relu, "sigmoid": _ep
                      "gelu": _epilogue.gelu, "gelu_tanh": lambda y: _epilogue.gelu(y, "tanh")}
 
 
-def _linear_reduced(x, weight, bias, activation, epilogue, reduce, cache):
+def _linear_reduced(x, weight, bias, activation, epilogue, reduce, cache, after):
     if reduce not in _TORCH_REDUCE:
         raise ValueError("kernelwright.linear(): argument 'reduce' must be one of %s (or None), but got %r"
                          % (", ".join("'%s'" % r for r in _TORCH_REDUCE), reduce))
@@ -89,13 +95,28 @@ def _linear_reduced(x, weight, bias, activation, epilogue, reduce, cache):
         program = _as_program(_ACTIVATION_EXPRS[activation or "none"], None)
     else:
         program = _as_program(epilogue, activation)
-    code, torch_reduce = _epilogue_kernels.REDUCE_CODES[reduce], _TORCH_REDUCE[reduce]
+    programs = [None] if after is None else [_after_program(a) for a in after]
     tensors = [x, weight, bias, *program.columns, *program.rows]
+    shape = x.shape[:-1]
     if torch.is_grad_enabled() and any(isinstance(t, torch.Tensor) and t.requires_grad for t in tensors):
-        return torch_reduce(linear_program(x, weight, bias, program, cache), -1)
-    rows = linear_program(x, weight, bias, program, cache, code)  # [rows, partials per row]
-    out = torch_reduce(rows, -1) if reduce != "mean" else rows.sum(-1) / weight.shape[0]
-    return out.view(x.shape[:-1])
+        rows = _TORCH_REDUCE[reduce](linear_program(x, weight, bias, program, cache), -1)
+        outs = [rows if p is None else p.apply(rows) for p in programs]
+    else:
+        parts = linear_program(x, weight, bias, program, cache, _epilogue_kernels.REDUCE_CODES[reduce])
+        outs = _epilogue_finish.finish(parts, reduce, weight.shape[0], programs)
+    outs = [o.view(shape) for o in outs]
+    return outs[0] if after is None else outs
+
+
+def _after_program(item):
+    """An item of linear's ``after``: None, or a Program of numbers alone."""
+    if item is None:
+        return None
+    program = item if isinstance(item, _epilogue.Program) else _epilogue.compile(item)
+    if program.columns or program.rows:
+        raise ValueError("kernelwright.linear(): an 'after' expression reads the reduced rows and numbers, "
+                         "not vectors (it reads %d column and %d row vectors)" % (len(program.columns), len(program.rows)))
+    return program
 
 
 def linear_program(x, weight, bias, program, cache=None, reduce=0):

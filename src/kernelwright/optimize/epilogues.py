@@ -36,7 +36,8 @@ class Fusion:
     held_weight: bool  # b is a parameter or buffer: its conversion is kept between calls
     reduce: str = None  # "sum", "mean", "amax", "amin", "logsumexp": expr reduced over its last dim
     # With reduce: each output of the group as an expression of the reduced rows (result()) and
-    # numbers, run by torch after the GEMM; None where the reduced rows are the one output.
+    # numbers, computed with the reduction's finish in one small kernel after the GEMM; None
+    # where the reduced rows are the one output.
     after: tuple = None
     reduced: torch.fx.Node = None  # with reduce: the node whose value is the reduced rows
 
@@ -62,7 +63,7 @@ class Fusion:
 
     @functools.cached_property
     def after_programs(self):
-        """``after`` compiled, each run by torch on the reduced rows (None: the rows themselves)."""
+        """``after`` compiled, each run on the reduced rows (None: the rows themselves)."""
         return [None if e.op == "result" else E.compile(e) for e in self.after or ()]
 
     def values(self, gemm_args, spec, group_args):
@@ -84,12 +85,11 @@ class Fusion:
         program = self.program.bind(columns=[_vector(values[v[0]], v[1], mn) for v in columns],
                                     rows=[_vector(values[v[0]], v[1], mn) for v in rows])
         out = K.linear(values[a], values[b].t(), values[bias] if bias is not None else None, cache=cache,
-                       epilogue=program, reduce=self.reduce)
+                       epilogue=program, reduce=self.reduce,
+                       after=self.after_programs if self.after is not None else None)
         if self.after is None:
             return [out.view(meta(self.group.outputs[0]).shape) if self.views or self.reduce else out]
-        rows = out.view(self._reduced_shape())
-        return [(rows if p is None else p.apply(rows)).view(meta(o).shape)
-                for p, o in zip(self.after_programs, self.group.outputs)]
+        return [v.view(meta(o).shape) for v, o in zip(out, self.group.outputs)]
 
     def build_ahead(self, gemm_args, cache=None):
         """Starts building the fused kernel a call on the GEMM's operands ``gemm_args`` will run
@@ -108,10 +108,6 @@ class Fusion:
         return _epilogue_kernels.build_ahead(
             lambda: K.linear(x, values[b].t(), values[bias] if bias is not None else None, cache=cache,
                              epilogue=program, reduce=self.reduce), ext)
-
-    def _reduced_shape(self):
-        """The reduction's shape, as the ops after it see it."""
-        return tuple(meta(self.reduced).shape)
 
     def program_source(self, name):
         """The module-level statement that compiles the program once, as ``name``."""
@@ -137,22 +133,20 @@ class Fusion:
         bound = ", ".join("%s=[%s]" % (kind, ", ".join(_vector_source(name_of(v[0]), v[1], mn) for v in vs))
                           for kind, vs in (("columns", columns), ("rows", rows)) if vs)
         outputs = self.group.outputs
-        shape = self._reduced_shape() if self.after is not None else tuple(meta(outputs[0]).shape)
-        view = ".view(%r)" % (shape,) if self.views or self.reduce else ""
         reduce = ", reduce=%r" % self.reduce if self.reduce else ""
-        call = "_K.linear(%s, %s.t(), %s%s, epilogue=%s.bind(%s)%s)%s" % (
-            name_of(a), name_of(b), name_of(bias) if bias is not None else "None", cache, program_name, bound,
-            reduce, view)
+        if self.after is not None:
+            # The reduced rows' programs, finished with the reduction in one kernel.
+            reduce += ", after=[%s]" % ", ".join("None" if e.op == "result" else self._after_name(program_name, i)
+                                                 for i, e in enumerate(self.after))
+        call = "_K.linear(%s, %s.t(), %s%s, epilogue=%s.bind(%s)%s)" % (
+            name_of(a), name_of(b), name_of(bias) if bias is not None else "None", cache, program_name, bound, reduce)
         if self.after is None:
-            return ["%s = %s" % (name_of(outputs[0]), call)]
-        once = len(outputs) == 1  # the rows are read once: the call goes inside
-        rows_name = call if once else "%s_rows" % program_name.lstrip("_")
-        values = [rows_name if e.op == "result" else "%s.apply(%s)" % (self._after_name(program_name, i), rows_name)
-                  for i, e in enumerate(self.after)]
-        values = [v if tuple(meta(o).shape) == shape else "%s.view(%r)" % (v, tuple(meta(o).shape))
-                  for v, o in zip(values, outputs)]
-        outs = "%s = %s" % (", ".join(name_of(o) for o in outputs), ", ".join(values))
-        return [outs] if once else ["%s = %s" % (rows_name, call), outs]
+            view = ".view(%r)" % (tuple(meta(outputs[0]).shape),) if self.views or self.reduce else ""
+            return ["%s = %s%s" % (name_of(outputs[0]), call, view)]
+        rows_name = "%s_rows" % program_name.lstrip("_")
+        values = [rows_name + "[%d]" % i + ("" if tuple(meta(o).shape) == (mn[0],) else ".view(%r)" % (tuple(meta(o).shape),))
+                  for i, o in enumerate(outputs)]
+        return ["%s = %s" % (rows_name, call), "%s = %s" % (", ".join(name_of(o) for o in outputs), ", ".join(values))]
 
 
 def _vector(t, kind, mn):
