@@ -4,7 +4,8 @@ the row's sum, mean, max, min or logsumexp, and each program given to run after 
 (an expression of the reduced rows and numbers) is applied to it; every output is written in
 the same launch, a warp a row. Compiled with NVRTC once per reduction and programs' code (their
 constants are arguments, so that programs differing only in them share a kernel); where no
-kernel runs (the CPU, no NVRTC, a program reading vectors) the torch twin does the same."""
+kernel runs (the CPU, no NVRTC, a program reading vectors, torch.compile's tracing) the torch
+twin does the same."""
 
 import functools
 import hashlib
@@ -55,7 +56,8 @@ def finish(parts, reduce, count, programs):
     divides by."""
     if reduce not in TORCH_REDUCE:
         raise ValueError("finish(): reduce must be one of %s, got %r" % (", ".join(TORCH_REDUCE), reduce))
-    if not parts.is_cuda or parts.dtype != torch.float32 or not nvrtc.available() \
+    # Under torch.compile the twin's ops are what the compiler fuses.
+    if not parts.is_cuda or parts.dtype != torch.float32 or not nvrtc.available() or torch.compiler.is_compiling() \
             or any(p is not None and (p.columns or p.rows) for p in programs):
         return twin(parts, reduce, count, programs)
     codes = tuple(None if p is None else tuple(p.code) for p in programs)
