@@ -14,7 +14,9 @@ import pytest
 import torch
 
 from kernelwright.kernel import nvrtc
-from kernelwright.optimize import api, capture, codegen, interpret, layout, opset, plan, report, runtime, tune
+from kernelwright.harness import session
+from kernelwright.harness.protocol import Role
+from kernelwright.optimize import api, capture, codegen, driver, interpret, layout, opset, plan, report, runtime, tune
 from tests.optimize_util import (MODELS, as_list, assert_matches, build, computes_in_half, float64_outputs,
                                  graph_outputs, model_id, planned, seeded_eager, small_level)
 
@@ -310,6 +312,29 @@ def test_suite_verifies_records_and_resumes(tmp_path):
     assert "fast_1" in (out / "summary.md").read_text() and "1_pointwise | pass" in (out / "summary.md").read_text()
     again = _cli("--suite", str(suite), "--out", str(out), cwd=tmp_path)
     assert len((out / "results.jsonl").read_text().splitlines()) == 2, again.stdout
+
+
+def test_the_harness_workers_start_while_the_problem_is_optimized(tmp_path, monkeypatch):
+    """One candidate worker and one judge start before the problem is loaded and take their
+    jobs when the candidate is written; no other is started."""
+    taken, made = [], []
+
+    class Recording(session.Spares):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+        def take(self, role=Role.CANDIDATE):
+            worker = super().take(role)
+            taken.append((role, worker is not None))
+            return worker
+
+    monkeypatch.setattr(driver, "Spares", Recording)
+    problem = small_level(tmp_path / "level") / "1_pointwise.py"
+    record = driver.optimize_problem(str(problem), str(tmp_path / "new.py"))
+    assert record["verdict"] == "pass", record["reason"]
+    assert sorted(taken) == sorted([(Role.CANDIDATE, True), (Role.JUDGE, True)]) and made[0].started == 2
+    assert not os.path.exists(made[0].directory)
 
 
 def test_python_api_binds_to_the_users_model_and_writes_an_importable_module(tmp_path, monkeypatch):

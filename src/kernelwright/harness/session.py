@@ -145,24 +145,38 @@ class Spares:
 
     AHEAD = {Role.CANDIDATE: 2, Role.JUDGE: 1}
 
-    def __init__(self, directory, opts):
+    def __init__(self, directory, opts, ahead=None, refill=True):
+        """``ahead``: how many workers of each role to keep started (AHEAD by default);
+        ``refill``: start another whenever one is taken (a suite's line, filled at the first
+        take), or start them all now and no more (one evaluation's workers, importing while
+        something else runs)."""
         self.directory, self.env, self.limits = directory, evaluation_env(opts), worker_limits(opts)
+        self.counts = dict(self.AHEAD if ahead is None else ahead)
+        self.refill = refill
         self.ahead = {role: [] for role in self.AHEAD}
         self.started = 0
+        if not refill:
+            for role in self.counts:
+                self._fill(role)
 
     def take(self, role=Role.CANDIDATE):
-        """The oldest worker of ``role`` started ahead (None at first, or where it died); the
-        line ahead is filled up again."""
+        """The oldest worker of ``role`` started ahead (None where there is none, or it died);
+        with ``refill``, the line ahead is filled up again."""
         line = self.ahead[role]
         ready = line.pop(0) if line else None
         if ready is not None and ready.proc.poll() is not None:
             ready.close()
             ready = None
-        while len(line) < self.AHEAD[role]:
+        if self.refill:
+            self._fill(role)
+        return ready
+
+    def _fill(self, role):
+        line = self.ahead[role]
+        while len(line) < self.counts.get(role, 0):
             self.started += 1
             line.append(Worker(role, None, os.path.join(self.directory, "spare%d" % self.started),
                                self.env, **self.limits))
-        return ready
 
     def close(self):
         for line in self.ahead.values():

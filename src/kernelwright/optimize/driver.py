@@ -11,8 +11,9 @@ import time
 import torch
 
 from kernelwright import precision as precision_contract
-from kernelwright.harness.api import EvalOptions, evaluate
-from kernelwright.harness.protocol import PRECISION_ENV
+from kernelwright.harness.api import EvalOptions
+from kernelwright.harness.protocol import PRECISION_ENV, Role
+from kernelwright.harness.session import Spares, evaluate_with
 
 from . import api, report
 from .capture import CaptureError
@@ -55,13 +56,23 @@ def optimize_problem(problem, output, *, precision="highest", verify=True, seed=
               "torch_version": torch.__version__, "standalone": standalone}
     if device.type == "cuda":
         record["device_name"] = torch.cuda.get_device_name(device)
-    with precision_contract.contract(precision):
-        _optimize_and_verify(record, problem, output, precision, verify, seed, console, eval_options, standalone)
+    options = EvalOptions.make(eval_options, env={PRECISION_ENV: precision}) if verify else None
+    # The harness's two workers import torch while the problem is optimized; they take their jobs
+    # when the candidate is written.
+    spares = Spares(tempfile.mkdtemp(prefix="kw-spares-"), options, ahead={Role.CANDIDATE: 1, Role.JUDGE: 1},
+                    refill=False) if verify else None
+    try:
+        with precision_contract.contract(precision):
+            _optimize_and_verify(record, problem, output, options, spares, seed, console, standalone)
+    finally:
+        if spares is not None:
+            spares.close()
     return _finish(record, started, console, report_dir, json_path)
 
 
-def _optimize_and_verify(record, problem, output, precision, verify, seed, console, eval_options, standalone):
-    """Fills ``record`` in: what was generated and kept, then the harness's verdict."""
+def _optimize_and_verify(record, problem, output, options, spares, seed, console, standalone):
+    """Fills ``record`` in: what was generated and kept, then the harness's verdict (``options``
+    None: not verified)."""
     stem, device = record["problem"], torch.device(record["device"])
     with open(problem) as f:
         source = f.read()
@@ -93,15 +104,13 @@ def _optimize_and_verify(record, problem, output, precision, verify, seed, conso
     workdir = tempfile.mkdtemp(prefix="kw-optimize-")
     try:
         candidate = optimized.write(os.path.join(workdir, stem + "_kernelwright.py"), standalone=standalone)
-        if verify:
+        if options is not None:
             t = time.perf_counter()
-            env = {PRECISION_ENV: precision}
-            options = EvalOptions.make(eval_options, env=env)
             if console is not None:
                 with console.status("verifying with the harness"):
-                    result = evaluate(problem, candidate, options)
+                    result = evaluate_with(problem, candidate, options, spares=spares)
             else:
-                result = evaluate(problem, candidate, options)
+                result = evaluate_with(problem, candidate, options, spares=spares)
             record["seconds"]["verify"] = time.perf_counter() - t
             for key in ("verdict", "reason", "flags", "speedup_vs_eager", "speedup_vs_compile",
                         "speedup_vs_eager_device", "speedup_vs_compile_device", "error_vs_fp64",
