@@ -50,7 +50,7 @@ def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None, red
     reduce: "sum", "mean", "amax", "amin" or "logsumexp" of each row of the result (of the
     epilogue's, if given), shape ``x.shape[:-1]``: each output tile reduces its rows in the
     epilogue and writes those partials alone (a float per row per 128 columns; a logsumexp's
-    running max and sum of exponentials, two), which one small reduction finishes; the [rows,
+    running max and sum of exponentials, two), which one small kernel finishes; the [rows,
     out_features] result is never written. Where a gradient is recorded, the result
     is written and reduced by torch, so that autograd sees both.
 
