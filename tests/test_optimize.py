@@ -337,6 +337,20 @@ def test_the_harness_workers_start_while_the_problem_is_optimized(tmp_path, monk
     assert not os.path.exists(made[0].directory)
 
 
+@pytest.mark.cuda
+def test_a_problems_inputs_are_drawn_on_the_gpu(tmp_path):
+    """get_inputs()'s factories that name no device draw on the GPU (gigabytes drawn on the CPU
+    took 10-24 s a problem), as the harness draws them; the model is built as the harness does."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA device")
+    path = tmp_path / "problem.py"
+    path.write_text("import torch\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return x * 2\n\n"
+                    "def get_inputs():\n    x = torch.randn(64, 33)\n    open(%r, 'w').write(x.device.type)\n    return [x, 3]\n\n"
+                    "def get_init_inputs():\n    return []\n" % str(tmp_path / "drawn_on"))
+    model, inputs = driver._load_problem(str(path), 0, torch.device("cuda"))
+    assert (tmp_path / "drawn_on").read_text() == "cuda" and inputs[0].is_cuda and inputs[1] == 3
+
+
 def test_python_api_binds_to_the_users_model_and_writes_an_importable_module(tmp_path, monkeypatch):
     """kernelwright.optimize(model, inputs) with no source: ModelNew subclasses the model's own
     class; bind() shares its weights; write() imports the class where it can be imported."""
