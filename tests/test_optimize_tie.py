@@ -1,6 +1,7 @@
 """The keep-or-drop decision on given times (no timing is taken here): a generated kernel
 within tune.TIE of ATen's time is kept (and said to be a tie), a slower one is not; the
-emitted forward against Model's likewise, where it runs a generated kernel."""
+emitted forward against Model's likewise, where it runs a generated kernel; the two forwards timed
+in turns."""
 
 from types import SimpleNamespace
 
@@ -45,3 +46,19 @@ def _best(generated_ms, chosen):
 )
 def test_generated_forward_against_models(generated_ms, chosen, kept):
     assert api._forward_kept(_best(generated_ms, chosen), 1.0) is kept
+
+
+def test_models_and_the_generated_forward_are_timed_in_turns(monkeypatch):
+    """The two forwards alternate (a clock drifting between timings taken apart weighs on both)
+    and each one's median is kept. The clock is a stand-in that hands out set readings."""
+    order, readings = [], [3.0, 1.0, 9.0, 5.0, 4.0, 2.0, 3.5, 1.5, 100.0, 50.0]  # medians 4.0 and 2.0
+    monkeypatch.setattr(tune, "_time", lambda fn, args, device, budget: order.append(fn.func) or readings.pop(0))
+
+    def model(x):
+        return x
+
+    def new(x):
+        return x
+
+    assert tune.forwards_in_turns([model, new], [1.0], "cpu") == [4.0, 2.0]
+    assert order == [model, new] * 5

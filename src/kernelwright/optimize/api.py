@@ -112,8 +112,8 @@ def optimize(model, example_inputs, *, problem_source=None, problem_name=None, d
         best = _with_channels_last(best, model, example_inputs, problem_source, problem_name, device, model_class)
     if measuring:
         t = time.perf_counter()
-        eager_ms = tune.forward_ms(model, example_inputs, device)
-        best.end_to_end = (eager_ms, best.end_to_end[1])
+        eager_ms, generated_ms = tune.forwards_in_turns([model, best.bind(model)], example_inputs, device)
+        best.end_to_end = (eager_ms, generated_ms)
         if _forward_kept(best, eager_ms):
             note = tune.keep_note(best.end_to_end[1], eager_ms)
             if note:
@@ -141,8 +141,7 @@ def _with_channels_last(best, model, example_inputs, problem_source, problem_nam
     accuracy; the report's notes say which and why."""
     cl_model, cl_inputs, converted = layout.channels_last(model, example_inputs)
     try:
-        other = _layout(cl_model, cl_inputs, converted, problem_source, problem_name, device, True, model,
-                        model_class)
+        other = _layout(cl_model, cl_inputs, converted, problem_source, problem_name, device, True, model_class)
     except (RuntimeError, ValueError, TypeError, capturing.CaptureError) as error:
         # Only an alternative: the given layout's result stands, and the report says what failed.
         best.notes.append("layout: the channels_last forward failed (%s: %s); the given layout kept"
@@ -153,8 +152,11 @@ def _with_channels_last(best, model, example_inputs, problem_source, problem_nam
     # cuDNN may pick a TF32-class algorithm for one layout and an fp32 one for the other
     # (H100, 2026-11-25: 7.6e-5 against 4.8e-8 at 'highest'), and a forward cannot choose
     # without changing a global setting: the layout is kept only if no less accurate.
-    given_err, other_err = tune.errors_vs_float64([best.bind(model), other.bind(model)], model, example_inputs)
+    forwards = [best.bind(model), other.bind(model)]
+    given_err, other_err = tune.errors_vs_float64(forwards, model, example_inputs)
     accurate = math.isfinite(other_err) and other_err <= tune.ERROR_RATIO * given_err + 2.0**-24
+    # Both as the user runs them, on the inputs as given (each converts what it needs), in turns.
+    best.end_to_end, other.end_to_end = ((None, ms) for ms in tune.forwards_in_turns(forwards, example_inputs, device))
     chosen = other if other.end_to_end[1] < best.end_to_end[1] and accurate else best
     chosen.notes.append("layout: channels_last forward %.4f ms, as given %.4f ms; error against float64 %.3g, "
                         "as given %.3g: %s kept" % (other.end_to_end[1], best.end_to_end[1], other_err, given_err,
@@ -163,10 +165,8 @@ def _with_channels_last(best, model, example_inputs, problem_source, problem_nam
     return chosen
 
 
-def _layout(model, inputs, converted, problem_source, problem_name, device, measuring, user_model=None,
-            model_class=None):
-    """Capture, plan, generate and measure ``model`` on ``inputs`` in one memory layout;
-    ``user_model`` holds the weights as the user's model stores them (default: ``model``)."""
+def _layout(model, inputs, converted, problem_source, problem_name, device, measuring, model_class=None):
+    """Capture, plan, generate and measure ``model`` on ``inputs`` in one memory layout."""
     seconds = {}
     t = time.perf_counter()
     captured = capturing.capture(model, inputs)
@@ -196,10 +196,6 @@ def _layout(model, inputs, converted, problem_source, problem_name, device, meas
                           standalone_source=emit_standalone.module_source(plan, problem_source, problem_name,
                                                                           choices, design),
                           fusions={gid: fused[gid] for gid in in_epilogue})
-    if measuring:
-        user_model = user_model if user_model is not None else model
-        original = [x.contiguous() if isinstance(x, torch.Tensor) and i in converted else x for i, x in enumerate(inputs)]
-        optimized.end_to_end = (None, tune.forward_ms(optimized.bind(user_model), original, device))
     return optimized
 
 

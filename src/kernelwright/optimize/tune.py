@@ -4,6 +4,7 @@ kernel is correct, and faster or tied with ATen (see TIE).
 """
 
 import copy
+import functools
 import statistics
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Optional
@@ -313,12 +314,14 @@ class _Float64Arbiter:
         return "" if self.exact is None else "; ATen itself %.3g from float64" % self.aten_error
 
 
-def forward_ms(module, inputs, device, budget_s=0.5):
-    """A forward's time on the example inputs: Model's, to check that what the measured choices
-    add up to beats the model as the user runs it (ATen's composite ops, such as softmax, can
-    be faster than the decomposition the kernels were measured against), and ModelNew's."""
+def forwards_in_turns(modules, inputs, device, budget_s=0.5):
+    """Each forward's median time on the example inputs, the forwards timed in turns, so that a
+    clock drifting between timings weighs on all: Model's and ModelNew's, to check that what the
+    measured choices add up to beats the model as the user runs it (ATen's composite ops, such as
+    softmax, can be faster than the decomposition the kernels were measured against); a layout's
+    ModelNew against another's."""
     with torch.no_grad():
-        return _time(module, inputs, device, budget_s)
+        return _time_in_turns([functools.partial(m, *inputs) for m in modules], device, budget_s * len(modules))
 
 
 def errors_vs_float64(forwards, model, inputs):
