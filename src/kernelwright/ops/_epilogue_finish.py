@@ -30,24 +30,23 @@ _COMBINE = {
     "sum": ("double s = 0.0;\n  for (int t = lane; t < tiles; t += 32) s += (double)p[t];\n"
             "  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);\n"
             "  const float r = (float)s;\n"),
-    "amax": ("float m = p[lane < tiles ? lane : 0];\n  for (int t = lane + 32; t < tiles; t += 32) m = kw_fmax(m, p[t]);\n"
-             "  for (int o = 16; o > 0; o >>= 1) m = kw_fmax(m, __shfl_xor_sync(0xffffffffu, m, o));\n"
+    "amax": ("float m = p[lane < tiles ? lane : 0];\n  for (int t = lane + 32; t < tiles; t += 32) m = KW_FMAX(m, p[t]);\n"
+             "  for (int o = 16; o > 0; o >>= 1) m = KW_FMAX(m, __shfl_xor_sync(0xffffffffu, m, o));\n"
              "  const float r = m;\n"),
     # Tiles hold their own logsumexp: the row's is the largest plus the log of the others'
     # exponentials relative to it; an infinite or NaN largest is the answer (torch.logsumexp's).
-    "logsumexp": ("float m = p[lane < tiles ? lane : 0];\n  for (int t = lane + 32; t < tiles; t += 32) m = kw_fmax(m, p[t]);\n"
-                  "  for (int o = 16; o > 0; o >>= 1) m = kw_fmax(m, __shfl_xor_sync(0xffffffffu, m, o));\n"
+    "logsumexp": ("float m = p[lane < tiles ? lane : 0];\n  for (int t = lane + 32; t < tiles; t += 32) m = KW_FMAX(m, p[t]);\n"
+                  "  for (int o = 16; o > 0; o >>= 1) m = KW_FMAX(m, __shfl_xor_sync(0xffffffffu, m, o));\n"
                   "  double s = 0.0;\n  if (isfinite(m))\n"
                   "    for (int t = lane; t < tiles; t += 32) s += exp((double)p[t] - (double)m);\n"
                   "  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);\n"
                   "  const float r = isfinite(m) ? (float)((double)m + log(s)) : m;\n"),
 }
 _COMBINE["mean"] = _COMBINE["sum"].replace("(float)s;", "(float)(s / (double)count);")
-_COMBINE["amin"] = _COMBINE["amax"].replace("kw_fmax", "kw_fmin")
-
-_HELPERS = ("// NaN propagates, as in torch's max and min.\n"
-            "__device__ __forceinline__ float kw_fmax(float a, float b) { return (a != a || a > b) ? a : b; }\n"
-            "__device__ __forceinline__ float kw_fmin(float a, float b) { return (a != a || a < b) ? a : b; }\n")
+_COMBINE["amin"] = _COMBINE["amax"].replace("KW_FMAX", "KW_FMIN")
+# The epilogue's own maximum and minimum (NaN propagates, as in torch's).
+_MINMAX = ("#define KW_FMAX(a, b) kw::cuda::epilogue_apply(kw::EpilogueOp::kMaximum, a, b, 0.0f)\n"
+           "#define KW_FMIN(a, b) kw::cuda::epilogue_apply(kw::EpilogueOp::kMinimum, a, b, 0.0f)\n")
 
 
 def finish(parts, reduce, count, programs):
@@ -78,7 +77,7 @@ def finish(parts, reduce, count, programs):
 
 
 def twin(parts, reduce, count, programs):
-    """``finish`` in torch ops."""
+    """``finish`` in torch ops (differentiable; ``parts`` may also be whole rows)."""
     # A mean's partials are sums.
     rows = parts.sum(-1) / count if reduce == "mean" else TORCH_REDUCE[reduce](parts, -1)
     return [rows if p is None else p.apply(rows) for p in programs]
@@ -114,7 +113,7 @@ def source(reduce, codes):
             "  if (row >= rows) return;  // the whole warp: a row is a warp's\n"
             "  const float* p = parts + row * tiles;\n  %s"
             "  if (lane == 0) {\n%s  }\n}\n") % (
-        _HELPERS, bodies, 32 * _ROWS_PER_BLOCK, name, ", ".join(params), _ROWS_PER_BLOCK,
+        _MINMAX, bodies, 32 * _ROWS_PER_BLOCK, name, ", ".join(params), _ROWS_PER_BLOCK,
         _COMBINE[reduce], "".join(stores))
     return text, name
 

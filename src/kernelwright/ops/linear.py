@@ -99,8 +99,8 @@ def _linear_reduced(x, weight, bias, activation, epilogue, reduce, cache, after)
     tensors = [x, weight, bias, *program.columns, *program.rows]
     shape = x.shape[:-1]
     if torch.is_grad_enabled() and any(isinstance(t, torch.Tensor) and t.requires_grad for t in tensors):
-        rows = _TORCH_REDUCE[reduce](linear_program(x, weight, bias, program, cache), -1)
-        outs = [rows if p is None else p.apply(rows) for p in programs]
+        # The whole result written, then reduced by torch, so that autograd sees both.
+        outs = _epilogue_finish.twin(linear_program(x, weight, bias, program, cache), reduce, weight.shape[0], programs)
     else:
         parts = linear_program(x, weight, bias, program, cache, _epilogue_kernels.REDUCE_CODES[reduce])
         outs = _epilogue_finish.finish(parts, reduce, weight.shape[0], programs)
