@@ -340,7 +340,7 @@ def test_the_harness_workers_start_while_the_problem_is_optimized(tmp_path, monk
 @pytest.mark.cuda
 def test_a_problems_inputs_are_drawn_on_the_gpu(tmp_path):
     """get_inputs()'s factories that name no device draw on the GPU (gigabytes drawn on the CPU
-    took 10-24 s a problem), as the harness draws them; the model is built as the harness does."""
+    took 10-24 s a problem), as the harness draws them; other values pass through."""
     if not torch.cuda.is_available():
         pytest.skip("needs a CUDA device")
     path = tmp_path / "problem.py"
