@@ -55,8 +55,9 @@ def finish(parts, reduce, count, programs):
     divides by."""
     if reduce not in TORCH_REDUCE:
         raise ValueError("finish(): reduce must be one of %s, got %r" % (", ".join(TORCH_REDUCE), reduce))
-    # Under torch.compile the twin's ops are what the compiler fuses.
-    if not parts.is_cuda or parts.dtype != torch.float32 or not nvrtc.available() or torch.compiler.is_compiling() \
+    # Under torch.compile the twin's ops are what the compiler fuses; asked first, since what
+    # nvrtc.available() calls is not for dynamo to trace.
+    if torch.compiler.is_compiling() or not parts.is_cuda or parts.dtype != torch.float32 or not nvrtc.available() \
             or any(p is not None and (p.columns or p.rows) for p in programs):
         return twin(parts, reduce, count, programs)
     codes = tuple(None if p is None else tuple(p.code) for p in programs)
@@ -68,12 +69,14 @@ def finish(parts, reduce, count, programs):
             n = _const_count(p.code)
             consts += [float(v) for v in list(p.consts)[:n]] + [0.0] * (n - len(p.consts))
     try:
-        return _op(reduce, codes)(parts.contiguous(), float(count), *consts)
+        outs = _op(reduce, codes)(parts.contiguous(), float(count), *consts)
     except KernelCompileError as error:  # a toolkit without what the source needs: torch finishes
         _failed.add((reduce, codes))
         print("kernelwright: the reduced rows' finishing kernel did not compile (%s); torch finishes them"
               % str(error).splitlines()[0], file=sys.stderr, flush=True)
         return twin(parts, reduce, count, programs)
+    # An op with one output returns the tensor itself.
+    return [outs] if isinstance(outs, torch.Tensor) else list(outs)
 
 
 def twin(parts, reduce, count, programs):
