@@ -17,7 +17,7 @@ from kernelwright.harness.compare import bitwise_equal, compare_tensor, flatten,
 from kernelwright.harness.handles import fingerprint
 from kernelwright.harness.loading import load_module, require
 from kernelwright.harness.plumbing import (copy_tree, exchange_dirs, exchange_holder, limit_memory, release,
-                                           resolve_device, sync)
+                                           resolve_device, sync, warm_device)
 from kernelwright.harness.protocol import Command, Event, parse_command
 
 # Bound before the candidate is imported: it cannot replace what the worker calls.
@@ -294,10 +294,11 @@ class _Candidate(CandidateTiming):
             x = self._set(self.sets[0][0])
 
 
-def warm():
+def warm(device=None):
     """What a spare worker does before it has a job (worker.py): the imports every candidate
-    worker needs, torch.compile's among them."""
+    worker needs, torch.compile's among them, and the CUDA context on ``device``."""
     _preload_dynamo()
+    warm_device(device, torch)
 
 
 def run(job, chan):

@@ -60,6 +60,15 @@ def dry_sizes(Model, init_inputs, get_inputs, seed, device):
     return inputs.nbytes(list(x)), inputs.nbytes(out), inputs.nbytes(list(weights.values()))
 
 
+def warm(device):
+    """Fake tensors' first use (their dispatch set up: most of a second), on ``device``."""
+    try:
+        with FakeTensorMode(), torch.device(device or "cpu"):
+            torch.ones(2).add(1)
+    except Exception:  # noqa: BLE001 - dry_sizes meets the same error and says so
+        pass
+
+
 def check(in_bytes, out_bytes, weight_bytes, free, total, reserve, where):
     """None when the evaluation fits in ``free`` bytes less ``reserve``, else a dict saying why
     not: the sizes, the memory free and what would be needed (``reason``: one line)."""

@@ -18,7 +18,8 @@ from kernelwright.harness.exchange import available_host_bytes
 from kernelwright.harness.handles import candidate_budget, fingerprint, new_key, room_bytes
 from kernelwright.harness.loading import load_module, require
 from kernelwright.harness.plumbing import (device_free_bytes, environment, exchange_dirs, exchange_holder, headroom,
-                                           host_room, limit_memory, release, resolve_device, timing_sets)
+                                           host_room, limit_memory, release, resolve_device, timing_sets,
+                                           warm_device)
 from kernelwright.harness.protocol import Command, Event, parse_command
 from kernelwright.harness.reference_store import ReferenceStore
 from kernelwright.harness.references import References
@@ -383,9 +384,12 @@ class _Judge(References):
         self.chan.send(event=Event.RECHECKED, results=results, tampered=self.tampered)
 
 
-def warm():
-    """What a spare judge does before it has a job (worker.py): nothing beyond importing this
-    module, torch with it; the problem and the device come with the job."""
+def warm(device=None):
+    """What a spare judge does before it has a job (worker.py), besides importing this module
+    and torch: the CUDA context on ``device`` and fake tensors' first use (the problem's memory
+    need is sized with them); the problem comes with the job."""
+    warm_device(device, torch)
+    fit.warm(device)
 
 
 def run(job, chan):

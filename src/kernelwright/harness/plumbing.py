@@ -85,6 +85,18 @@ def resolve_device(name, torch):
     return dev
 
 
+def warm_device(name, torch):
+    """The CUDA context on device ``name`` made now (a spare worker's, while it waits for its job:
+    on a GPU host, seconds off the job's clock); nothing for the CPU or no name."""
+    try:
+        device = resolve_device(name, torch) if name else None
+        if device is not None and device.type == "cuda":
+            torch.empty(1, device=device)
+            torch.cuda.mem_get_info(device)
+    except Exception:  # noqa: BLE001 - the job meets the same error and reports it as its own
+        pass
+
+
 def environment(torch, device):
     env = {
         "device": str(device),

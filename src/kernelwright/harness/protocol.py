@@ -10,6 +10,8 @@ PRECISION_ENV = "KERNELWRIGHT_FLOAT32_MATMUL_PRECISION"
 PRECISIONS = ("highest", "high", "medium")
 # The pid of the process that started a worker: the worker dies with it (proctree.die_with_parent).
 PARENT_ENV = "KERNELWRIGHT_HARNESS_PARENT"
+# The device a spare worker's job will run on: the spare makes its context there while it waits.
+WARM_DEVICE_ENV = "KERNELWRIGHT_WARM_DEVICE"
 
 
 class Role:

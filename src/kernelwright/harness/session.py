@@ -21,7 +21,7 @@ from dataclasses import asdict, replace
 
 from kernelwright.harness import exchange
 from kernelwright.harness.process import Worker, WorkerFailure
-from kernelwright.harness.protocol import Cause, Command, Event, Role
+from kernelwright.harness.protocol import WARM_DEVICE_ENV, Cause, Command, Event, Role
 from kernelwright.harness.verdict import borrow_compile, decide
 
 # One seed per adversarial input variant, with room to spare: their list (inputs.VARIANTS)
@@ -139,7 +139,8 @@ class ProblemJudge:
 
 class Spares:
     """Workers started ahead in a suite: each imports torch and the harness (a candidate worker
-    torch.compile's machinery too) while the evaluations before it run, then waits for its job.
+    torch.compile's machinery too) and makes its CUDA context while the evaluations before it
+    run, then waits for its job.
     Two candidate workers ahead, since those imports take longer than a short evaluation; one
     judge, needed only when the GPU turns to another problem."""
 
@@ -151,6 +152,8 @@ class Spares:
         take), or start them all now and no more (one evaluation's workers, importing while
         something else runs)."""
         self.directory, self.env, self.limits = directory, evaluation_env(opts), worker_limits(opts)
+        # Each makes its CUDA context on the evaluations' device while it waits (worker.py).
+        self.env[WARM_DEVICE_ENV] = opts.device or "auto"
         self.counts = dict(self.AHEAD if ahead is None else ahead)
         self.refill = refill
         self.ahead = {role: [] for role in self.AHEAD}

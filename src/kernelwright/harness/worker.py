@@ -12,9 +12,10 @@ Three roles, chosen by the job file, each in a module of its own:
 ``build``      (build.py) imports the candidate only, so that its extensions get compiled.
 
 Messages to the parent are JSON lines on MESSAGE_FD (names in protocol.py); stdout and
-stderr go to a log file.  A spare worker (``--spare``) imports its role and waits for a
-``take`` line naming its job and log: a suite starts the next candidate's worker while the
-current one runs, so that its imports are not on anybody's clock.
+stderr go to a log file.  A spare worker (``--spare``) imports its role, makes its CUDA
+context on the device it is told of, and waits for a ``take`` line naming its job and log: a
+suite starts the next candidate's worker while the current one runs, so that this is not on
+anybody's clock.
 """
 
 import faulthandler
@@ -24,7 +25,7 @@ import sys
 
 from kernelwright.harness import proctree
 from kernelwright.harness.plumbing import Channel, failure
-from kernelwright.harness.protocol import PARENT_ENV, PRECISION_ENV, Command, Event, Role, parse_command
+from kernelwright.harness.protocol import PARENT_ENV, PRECISION_ENV, WARM_DEVICE_ENV, Command, Event, Role, parse_command
 
 
 def _role(name):
@@ -94,7 +95,7 @@ def main(argv=None):
         _apply_precision()
         module = _role(role)
         if spare:
-            module.warm()
+            module.warm(os.environ.get(WARM_DEVICE_ENV))
             job = _take()
         if job is not None:
             module.run(job, chan)
