@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from kernelwright.harness import evaluate, fit, judge, reference_store
+from kernelwright.harness import evaluate, fit, reference_store
 from kernelwright.harness.loading import load_module
 from kernelwright.harness.references import own_tree
 from kernelwright.run import bundled_problems_dir
@@ -58,13 +58,10 @@ class _FakeCuda:
                             lambda device=None: SimpleNamespace(name=name, total_memory=total))
 
 
-def _judge_on(problem, device):
-    j = judge._Judge.__new__(judge._Judge)
-    j.torch, j.device = torch, torch.device(device)
-    j.job = {"trial_seeds": [7], "memory_limit_mb": 4096}
-    j.Model, j.get_inputs = problem.Model, problem.get_inputs
-    j.out_bytes = j.fit_note = None
-    return j
+def _misfit(problem, device, init_inputs=()):
+    """What the judge learns before it makes anything: (why it does not fit, output bytes, note)."""
+    return fit.misfit(problem.Model, list(init_inputs), problem.get_inputs, 7, torch.device(device),
+                      {"trial_seeds": [7], "memory_limit_mb": 4096})
 
 
 # (name, free, total) as mem_get_info gives them with two workers' contexts made.
@@ -75,7 +72,7 @@ H200 = ("NVIDIA H200", 138 * GIB, int(139.8 * GIB))
 def test_mul_training_step_is_skipped_on_an_80_gb_gpu_and_runs_on_a_141_gb_one(monkeypatch):
     p = _load_full_size(monkeypatch, "mul_training_step")
     _FakeCuda(monkeypatch, *H100)
-    why = _judge_on(p, "cuda:0")._misfit([])
+    why = _misfit(p, "cuda:0")[0]
     assert why is not None, "the check let an evaluation that needs 90 GiB onto an 80 GB GPU"
     assert why["input_bytes"] == MTS and why["output_bytes"] == MTS and why["needed_bytes"] == 90 * GIB
     assert why["free_bytes"] == 78 * GIB and why["peak"] == "candidate: recycled-memory check"
@@ -84,8 +81,8 @@ def test_mul_training_step_is_skipped_on_an_80_gb_gpu_and_runs_on_a_141_gb_one(m
         "about 90.0 GiB at the peak (the candidate worker's recycled-memory check) plus 3.5 GiB of headroom; "
         "78.0 GiB of 79.2 GiB is free")
     _FakeCuda(monkeypatch, *H200)
-    j = _judge_on(p, "cuda:0")
-    assert j._misfit([]) is None and j.out_bytes == MTS  # the float64 placement uses it
+    why, out_bytes, _ = _misfit(p, "cuda:0")
+    assert why is None and out_bytes == MTS  # the float64 placement uses it
 
 
 def test_every_bundled_problem_but_the_training_step_fits_an_80_gb_gpu(monkeypatch):
@@ -94,7 +91,7 @@ def test_every_bundled_problem_but_the_training_step_fits_an_80_gb_gpu(monkeypat
         if not os.path.isfile(os.path.join(bundled_problems_dir(), name, "problem.py")):
             continue
         p = _load_full_size(monkeypatch, name)
-        why = _judge_on(p, "cuda:0")._misfit(list(p.get_init_inputs()))
+        why = _misfit(p, "cuda:0", p.get_init_inputs())[0]
         assert (why is not None) == (name == "mul_training_step"), (name, why)
 
 
@@ -104,9 +101,9 @@ def test_a_forward_fake_tensors_cannot_follow_is_run_as_before_and_noted(monkeyp
             return x[: int(x.sum().item() > 0) + 1]  # data-dependent: no size without the data
 
     _FakeCuda(monkeypatch, *H100)
-    j = _judge_on(SimpleNamespace(Model=Model, get_inputs=lambda: [torch.randn(4, 4)]), "cuda:0")
-    assert j._misfit([]) is None
-    assert j.fit_note.startswith("memory need not estimated beforehand: a forward on fake tensors failed")
+    why, out_bytes, note = _misfit(SimpleNamespace(Model=Model, get_inputs=lambda: [torch.randn(4, 4)]), "cuda:0")
+    assert why is None and out_bytes is None
+    assert note.startswith("memory need not estimated beforehand: a forward on fake tensors failed")
 
 
 def test_a_problem_over_the_memory_cap_is_skipped_not_crashed():

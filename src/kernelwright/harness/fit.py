@@ -12,6 +12,7 @@ import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
 from kernelwright.harness import inputs
+from kernelwright.harness.plumbing import device_free_bytes, headroom, host_room
 
 GIB = 1 << 30
 # The other worker's CUDA context, which it may not have made yet when the judge measures.
@@ -58,6 +59,28 @@ def dry_sizes(Model, init_inputs, get_inputs, seed, device):
             out = model(*x)
         weights = model.state_dict() if isinstance(model, torch.nn.Module) else {}
     return inputs.nbytes(list(x)), inputs.nbytes(out), inputs.nbytes(list(weights.values()))
+
+
+def misfit(Model, init_inputs, get_inputs, seed, device, job):
+    """(why the problem cannot be evaluated in the memory here or None, its output bytes or None,
+    a note or None): the sizes come from a forward on fake tensors (dry_sizes), before anything
+    is made on ``device``; ``job``: the judge's, for the worker's memory cap on the host."""
+    try:
+        in_b, out_b, weight_b = dry_sizes(Model, init_inputs, get_inputs, seed, device)
+    except Exception as exc:  # noqa: BLE001 - then the run itself finds out, as before
+        return None, None, "memory need not estimated beforehand: a forward on fake tensors failed (%s: %s)" % (
+            type(exc).__name__, str(exc).split("\n")[0][:200])
+    if device.type == "cuda":
+        free, total = device_free_bytes(torch, device)
+        reserve = headroom(total) + CONTEXT_BYTES
+        where = "%s (%s)" % (device, torch.cuda.get_device_properties(device).name)
+    else:
+        free = host_room(job)
+        if free is None:
+            return None, out_b, None
+        total, reserve = int(job["memory_limit_mb"]) << 20, 0
+        where = "a worker's memory cap (%d MiB)" % int(job["memory_limit_mb"])
+    return check(in_b, out_b, weight_b, free, total, reserve, where), out_b, None
 
 
 def warm(device):

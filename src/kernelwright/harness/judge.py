@@ -17,9 +17,8 @@ from kernelwright.harness.compare import flatten
 from kernelwright.harness.exchange import available_host_bytes
 from kernelwright.harness.handles import candidate_budget, fingerprint, new_key, room_bytes
 from kernelwright.harness.loading import load_module, require
-from kernelwright.harness.plumbing import (device_free_bytes, environment, exchange_dirs, exchange_holder, headroom,
-                                           host_room, limit_memory, release, resolve_device, timing_sets,
-                                           warm_device)
+from kernelwright.harness.plumbing import (environment, exchange_dirs, exchange_holder, limit_memory, release,
+                                           resolve_device, timing_sets, warm_device)
 from kernelwright.harness.protocol import Command, Event, parse_command
 from kernelwright.harness.reference_store import ReferenceStore
 from kernelwright.harness.references import References
@@ -57,7 +56,8 @@ class _Judge(References):
         chan.phase("reference setup")
         inputs.seed_everything(job["init_seed"])
         init_inputs = self.init_inputs = list(self.get_init_inputs())
-        misfit = self._misfit(init_inputs)
+        misfit, self.out_bytes, self.fit_note = fit.misfit(self.Model, init_inputs, self.get_inputs,
+                                                           job["trial_seeds"][0], self.device, job)
         if misfit:
             chan.send(event=Event.PREPARED, does_not_fit=misfit, **environment(torch, self.device))
             return False
@@ -160,29 +160,6 @@ class _Judge(References):
         for model, state in self.snapshot:
             model.load_state_dict(state)
         self._offer()
-
-    def _misfit(self, init_inputs):
-        """Why the problem cannot be evaluated in the memory here (see fit.py), or None; the sizes
-        come from a forward on fake tensors, before anything is made on the device."""
-        torch, job = self.torch, self.job
-        try:
-            in_b, self.out_bytes, weight_b = fit.dry_sizes(self.Model, init_inputs, self.get_inputs,
-                                                           job["trial_seeds"][0], self.device)
-        except Exception as exc:  # noqa: BLE001 - then the run itself finds out, as before
-            self.fit_note = "memory need not estimated beforehand: a forward on fake tensors failed (%s: %s)" % (
-                type(exc).__name__, str(exc).split("\n")[0][:200])
-            return None
-        if self.device.type == "cuda":
-            free, total = device_free_bytes(torch, self.device)
-            reserve = headroom(total) + fit.CONTEXT_BYTES
-            where = "%s (%s)" % (self.device, torch.cuda.get_device_properties(self.device).name)
-        else:
-            free = host_room(job)
-            if free is None:
-                return None
-            total, reserve = int(job["memory_limit_mb"]) << 20, 0
-            where = "a worker's memory cap (%d MiB)" % int(job["memory_limit_mb"])
-        return fit.check(in_b, self.out_bytes, weight_b, free, total, reserve, where)
 
     def _draw(self, seed):
         """One draw of the inputs, on the device where it fits and where ``get_inputs()`` works
