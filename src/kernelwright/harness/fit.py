@@ -84,7 +84,8 @@ def misfit(Model, init_inputs, get_inputs, seed, device, job):
 
 
 def warm(device):
-    """Fake tensors' first use (their dispatch set up: most of a second), on ``device``."""
+    """Fake tensors' first use (their dispatch set up: most of a second), on ``device`` (a
+    torch.device; None: the CPU)."""
     try:
         with FakeTensorMode(), torch.device(device or "cpu"):
             torch.ones(2).add(1)

@@ -365,8 +365,7 @@ def warm(device=None):
     """What a spare judge does before it has a job (worker.py), besides importing this module
     and torch: the CUDA context on ``device`` and fake tensors' first use (the problem's memory
     need is sized with them); the problem comes with the job."""
-    warm_device(device, torch)
-    fit.warm(device)
+    fit.warm(warm_device(device, torch))
 
 
 def run(job, chan):

@@ -86,15 +86,17 @@ def resolve_device(name, torch):
 
 
 def warm_device(name, torch):
-    """The CUDA context on device ``name`` made now (a spare worker's, while it waits for its job:
-    on a GPU host, seconds off the job's clock); nothing for the CPU or no name."""
+    """Device ``name`` resolved as the job will resolve it, its CUDA context made now (a spare
+    worker's, while it waits for its job: on a GPU host, seconds off the job's clock); None where
+    there is no name or it names no usable device."""
     try:
         device = resolve_device(name, torch) if name else None
         if device is not None and device.type == "cuda":
             torch.empty(1, device=device)
             torch.cuda.mem_get_info(device)
+        return device
     except Exception:  # noqa: BLE001 - the job meets the same error and reports it as its own
-        pass
+        return None
 
 
 def environment(torch, device):
