@@ -293,11 +293,23 @@ struct LinearSm90 {
   using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
 
   using Fusion = LinearEpilogue<ElementD, TileShape, RowScaled, Sourced, Program>;
-  using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
+  using BuiltEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       cutlass::epilogue::collective::EpilogueTileAuto, float, float, typename Fusion::ElementC,
       LayoutD, Sourced ? 4 : kAlignD, typename Fusion::StoredD, LayoutD, kAlignD, EpilogueSchedule,
       typename Fusion::Callbacks>::CollectiveOp;
+  // A sourced epilogue that stores nothing (rows reduced) still holds a destination buffer beside
+  // its source stages (CUTLASS reuses the source's only where it stores): with 4 source stages the
+  // main loop drops from 5 stages to 4. Fewer source stages give it back.
+  using E = BuiltEpilogue;
+  using ReducingSourced = cutlass::epilogue::collective::CollectiveEpilogue<
+      cutlass::epilogue::Sm90TmaWarpSpecialized<3, 1, E::DispatchPolicy::FragmentSize,
+                                                E::DispatchPolicy::ReuseSmemC, E::DispatchPolicy::DelayTmaStore>,
+      typename E::CtaTileMNK, typename E::EpilogueTile, typename E::ElementC, typename E::StrideC,
+      typename E::ElementD, typename E::StrideD, typename E::FusionCallbacks, typename E::CopyOpG2S,
+      typename E::SmemLayoutAtomC, typename E::CopyOpS2R, typename E::CopyOpS2G, typename E::SmemLayoutAtomD,
+      typename E::CopyOpR2S, typename E::CopyAtomC, typename E::CopyOpR2R>;
+  using Epilogue = cute::conditional_t<Sourced && Fusion::kReduce != 0, ReducingSourced, BuiltEpilogue>;
 
   using BuiltMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementAB, LayoutA, kAlignAB, ElementAB,
