@@ -628,13 +628,13 @@ PyObject* epilogue_kernels_wanted(PyObject*, PyObject*) {
   END_HANDLE_TH_ERRORS
 }
 
-// load_epilogue_kernel(path): loads a compiled epilogue kernel's library; returns its key.
-PyObject* load_epilogue_kernel(PyObject*, PyObject* path) {
+// load_epilogue_kernel(library, image, key): loads a compiled epilogue kernel (epilogue_kernels.h).
+PyObject* load_epilogue_kernel(PyObject*, PyObject* args) {
   HANDLE_TH_ERRORS
-  const char* p = PyUnicode_AsUTF8(path);
-  if (p == nullptr) return nullptr;
-  const std::string key = kw::load_epilogue_kernel(p);
-  return PyUnicode_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
+  const char *library = nullptr, *image = nullptr, *key = nullptr;
+  if (!PyArg_ParseTuple(args, "sss:load_epilogue_kernel", &library, &image, &key)) return nullptr;
+  kw::load_epilogue_kernel(library, image, key);
+  Py_RETURN_NONE;
   END_HANDLE_TH_ERRORS
 }
 
@@ -655,7 +655,7 @@ PyMethodDef methods[] = {
     KW_FAST("linear_program", linear_program),
     KW_FAST("matmul", matmul),
     {"epilogue_kernels_wanted", epilogue_kernels_wanted, METH_NOARGS, nullptr},
-    {"load_epilogue_kernel", load_epilogue_kernel, METH_O, nullptr},
+    {"load_epilogue_kernel", load_epilogue_kernel, METH_VARARGS, nullptr},
     {nullptr, nullptr, 0, nullptr}};
 
 #define KW_STR2(x) #x

@@ -15,7 +15,7 @@ import torch.nn.functional as F
 import kernelwright.ops as K
 from kernelwright._build import sources
 from kernelwright.kernel import nvrtc
-from kernelwright.ops import _epilogue_kernels
+from kernelwright.ops import _epilogue_build, _epilogue_kernels
 from kernelwright.ops import epilogue as E
 from reference import poison, randn
 from test_ops_linear import float32_modes, make, precision, rel_err
@@ -70,7 +70,7 @@ SMALL_VARIANTS = ["fp16_split3_stream_k"]
 
 
 def _can_build():
-    return sources.cutlass_include() is not None and _epilogue_kernels._nvcc() is not None
+    return _epilogue_build.missing() is None
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -249,27 +249,34 @@ def test_each_variant_runs_the_program_in_its_kernel(variant):
                 torch.cuda.synchronize()
     finally:
         del os.environ["KERNELWRIGHT_GEMM_CROSS"]
-    # The generated unit is kernel.cu: its anonymous namespace, in the kernel's mangled name,
-    # says so (no unit of the extension has that name).
+    # No kernel of the extension has the linked kernel's name.
     names = [e.name for e in prof.events()]
-    assert any("cutlass" in n and "_kernel_cu_" in n for n in names), names
+    assert "kw_epilogue_gemm" in names, names
     assert rel_err(got, expected(fn, x, w, b, c, r)) < (1e-5 if promoted else 1e-2)
 
 
-@pytest.mark.skipif(not _can_build(), reason="no nvcc or CUTLASS headers")
+@pytest.mark.skipif(not _can_build(), reason="no nvcc, CUTLASS headers or nvJitLink")
 @pytest.mark.parametrize("reduce", [0, 2, 4], ids=["written", "row_max", "row_logsumexp"])
-def test_a_generated_unit_compiles(tmp_path, monkeypatch, reduce):
-    """nvcc builds the unit written for a program that uses every kind of operand (registers,
-    both vectors of each kind, constants), its result written or its rows reduced, into a library
-    exporting its kernel: no GPU needed."""
+def test_a_generated_kernel_builds(tmp_path, monkeypatch, reduce):
+    """A program that uses every kind of operand (registers, both vectors of each kind,
+    constants), its result written or its rows reduced, builds into a cubin holding the linked
+    kernel and the library of its shape that launches it; a second program of that shape is
+    linked into the same shape's kernel, nothing else compiled again. No GPU needed."""
     monkeypatch.setenv("KERNELWRIGHT_CACHE_DIR", str(tmp_path))
     p = E.compile(lambda y: E.softplus(y * E.column(0) - E.row(0), 2.0, 5.0) + E.column(1) * E.row(1)
                   + E.where(E.gt(y, 0.5), E.tanh(y), E.erf(y)))
     k = _epilogue_kernels.key(p.code, "fp16_hi_sourced_stream_k", reduce)
-    path = _epilogue_kernels.build(k)
-    assert path is not None and os.path.getsize(path) > 0
-    assert "kw_epilogue_kernel" in open(path, "rb").read().decode("latin-1")
-    assert '"%s"' % k in open(os.path.join(os.path.dirname(path), "kernel.cu")).read()
+    library, cubin = _epilogue_kernels.build(k)
+    assert "kw_epilogue_link" in open(library, "rb").read().decode("latin-1")
+    image = open(cubin, "rb").read()
+    assert image[:4] == b"\x7fELF" and b"kw_epilogue_gemm" in image
+    assert "epilogue_apply" not in open(library.replace("launch.so", "launch.cu")).read()  # no program there
+    other = E.compile(lambda y: E.relu(y * E.column(1) + E.row(1)) - E.column(0) * E.row(0))
+    k2 = _epilogue_kernels.key(other.code, "fp16_hi_sourced_stream_k", reduce)
+    assert _epilogue_kernels.shape(k2) == _epilogue_kernels.shape(k)
+    before = os.path.getmtime(library)
+    library2, cubin2 = _epilogue_kernels.build(k2)
+    assert library2 == library and os.path.getmtime(library) == before and cubin2 != cubin
 
 
 @pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")
@@ -310,8 +317,8 @@ class _FakeExtension:
         wanted, self.wanted = self.wanted, []
         return wanted
 
-    def load_epilogue_kernel(self, path):
-        raise RuntimeError("kernelwright: cannot load the epilogue kernel %s: undefined symbol" % path)
+    def load_epilogue_kernel(self, library, image, key):
+        raise RuntimeError("kernelwright: cannot load the epilogue kernel %s: invalid image" % image)
 
 
 def test_a_kernel_that_cannot_be_built_or_loaded_leaves_its_calls_running_apart(tmp_path, monkeypatch, capsys):
@@ -320,22 +327,22 @@ def test_a_kernel_that_cannot_be_built_or_loaded_leaves_its_calls_running_apart(
     monkeypatch.setenv("KERNELWRIGHT_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv(_epilogue_kernels.ENV_JIT, "1")
     monkeypatch.setattr(_epilogue_kernels, "_failed", set())
-    monkeypatch.setattr(_epilogue_kernels, "_nvcc", lambda: sys.executable)
-    monkeypatch.setattr(sources, "cutlass_include", lambda: str(tmp_path))
+    monkeypatch.setattr(_epilogue_build, "missing", lambda: None)
     # A compiler that fails: the build log keeps what it printed.
-    monkeypatch.setattr(_epilogue_kernels, "command",
-                        lambda nvcc, src, out: [nvcc, "-c", "import sys; print('syntax error'); sys.exit(1)"])
+    monkeypatch.setattr(_epilogue_build, "commands", lambda unit, out: dict.fromkeys(
+        ("device", "library", "program"), [sys.executable, "-c", "import sys; print('syntax error'); sys.exit(1)"]))
     bad = _epilogue_kernels.key(E.compile(lambda y: E.relu(y)).code, "fp16_split3_stream_k")
     _epilogue_kernels.serve_wanted(_FakeExtension([bad]))
     err = capsys.readouterr().err
-    assert "did not compile" in err and "build.log" in err
-    log = re.search(r"log: (\S+build\.log)", err).group(1)
+    assert "did not compile" in err and ".log" in err
+    log = re.search(r"log: (\S+\.log)", err).group(1)
     assert "syntax error" in open(log).read()
     _epilogue_kernels.serve_wanted(_FakeExtension([bad]))  # not tried again
     assert capsys.readouterr().err == ""
-    # A library that builds but does not load.
-    monkeypatch.setattr(_epilogue_kernels, "command",
-                        lambda nvcc, src, out: [nvcc, "-c", "open(%r, 'w').write('not a library')" % out])
+    # A kernel that builds but does not load.
+    monkeypatch.setattr(_epilogue_build, "commands", lambda unit, out: dict.fromkeys(
+        ("device", "library", "program"), [sys.executable, "-c", "open(%r, 'w').write('not a kernel')" % out]))
+    monkeypatch.setattr(_epilogue_build, "_link_lto", lambda fatbins, log: b"not a cubin")
     unloadable = _epilogue_kernels.key(E.compile(lambda y: E.sigmoid(y)).code, "fp16_split3_stream_k")
     assert _epilogue_kernels.load([unloadable], _FakeExtension([])) == []
     assert "cannot load" in capsys.readouterr().err and unloadable in _epilogue_kernels._failed
@@ -386,12 +393,16 @@ def test_kernel_keys_name_the_code_and_variant():
         ",".join(str(v) for v in p.code[i:i + 5]) for i in range(0, len(p.code), 5))
     assert _epilogue_kernels.describe(p.code) == "clamp_max(clamp_min(gelu(add(mul(y, c0), w0)), k[0]), k[1])"
     assert _epilogue_kernels.describe(E.compile(E.where(E.gt(y, 0.5), y, -y)).code) == "where(gt(y, k[0]), y, neg(y))"
-    text = _epilogue_kernels.source(k)
+    text = _epilogue_kernels.program_source(p.code)
     assert "r0 = kw::cuda::epilogue_apply(static_cast<kw::EpilogueOp>(%d), r0, c0, r0);  // mul" % E.OPS.index(
         "mul") in text
     assert text.count("epilogue_apply(") == p.steps
-    assert "LinearFp16Programmed<false, false, false, Epilogue>" in text
     assert "w0" in text and "k[0]" in text and "k[1]" in text
+    # Its shape: one column and one row vector read, nothing reduced; the GEMM's unit has no step.
+    assert _epilogue_kernels.shape(k) == ("fp16_scaled_data_parallel", 1, 1, 0)
+    unit = _epilogue_kernels.shape_source(_epilogue_kernels.shape(k))
+    assert "LinearFp16Programmed<false, false, false, Epilogue>" in unit and "epilogue_apply" not in unit
+    assert "Frag const& c0, Frag const& w0," in unit and "kColumns = 1, kRows = 1, kReduce = 0" in unit
     for bad in ("fp16_split4_stream_k:0,0,0,0,0", "fp16_scaled_stream_k:0,0,0,0"):
         with pytest.raises(ValueError, match="key"):
             _epilogue_kernels.parse_key(bad)

@@ -59,23 +59,24 @@ std::vector<std::string> take_wanted_epilogue_kernels() {
   return out;
 }
 
-std::string load_epilogue_kernel(const std::string& path) {
-  // Never closed: a loaded kernel stays valid for the process's life.
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  TORCH_CHECK(handle != nullptr, "kernelwright: cannot load the epilogue kernel ", path, ": ",
+void load_epilogue_kernel(const std::string& library, const std::string& image, const std::string& key) {
+  // Never closed: the kernels it links stay valid for the process's life.
+  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  TORCH_CHECK(handle != nullptr, "kernelwright: cannot load the epilogue library ", library, ": ",
               dlerror());
-  using Entry = const GemmKernel* (*)();
-  const auto entry = reinterpret_cast<Entry>(dlsym(handle, "kw_epilogue_kernel"));
-  TORCH_CHECK(entry != nullptr, "kernelwright: ", path, " is not an epilogue kernel (no "
-              "kw_epilogue_kernel)");
-  const GemmKernel* kernel = entry();
-  TORCH_CHECK(kernel != nullptr && kernel->abi == kGemmAbi, "kernelwright: ", path,
-              " was built from other headers (ABI ", kernel ? kernel->abi : -1, ", this build's is ",
-              kGemmAbi, "); delete it to rebuild");
+  const auto abi = reinterpret_cast<int (*)()>(dlsym(handle, "kw_epilogue_abi"));
+  using Link = const GemmKernel* (*)(const char*, const char*, char*, size_t);
+  const auto link = reinterpret_cast<Link>(dlsym(handle, "kw_epilogue_link"));
+  TORCH_CHECK(abi != nullptr && link != nullptr, "kernelwright: ", library,
+              " is not an epilogue library (no kw_epilogue_abi, kw_epilogue_link)");
+  TORCH_CHECK(abi() == kGemmAbi, "kernelwright: ", library, " was built from other headers (ABI ", abi(),
+              ", this build's is ", kGemmAbi, "); delete it to rebuild");
+  char error[512] = "";
+  const GemmKernel* kernel = link(key.c_str(), image.c_str(), error, sizeof(error));
+  TORCH_CHECK(kernel != nullptr, "kernelwright: cannot load the epilogue kernel ", error);
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.loaded[kernel->key] = kernel;
-  return kernel->key;
 }
 
 }  // namespace kw

@@ -1,6 +1,6 @@
-// The compiled kernels of GEMM epilogue programs: shared libraries that
-// kernelwright/ops/_epilogue_kernels.py builds on first use and loads here, found by program
-// and variant at each launch.
+// The compiled kernels of GEMM epilogue programs, which kernelwright/ops/_epilogue_kernels.py
+// builds on first use (kw/cuda/epilogue_linked.cuh) and loads here, found by program and variant
+// at each launch.
 #pragma once
 
 #include <string>
@@ -22,8 +22,9 @@ const GemmKernel* find_epilogue_kernel(const EpilogueProgram& program, const cha
 // The keys asked for since the last call, each once per process.
 std::vector<std::string> take_wanted_epilogue_kernels();
 
-// Loads the shared library at `path` (its kw_epilogue_kernel()) and returns the key it serves;
-// a Python RuntimeError where it cannot be loaded or was built from other headers.
-std::string load_epilogue_kernel(const std::string& path);
+// Loads the kernel of program `key`: the cubin at `image`, launched by the library of its
+// program's shape at `library` (kw_epilogue_link); a Python RuntimeError where either cannot be
+// loaded or the library was built from other headers.
+void load_epilogue_kernel(const std::string& library, const std::string& image, const std::string& key);
 
 }  // namespace kw

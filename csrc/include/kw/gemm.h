@@ -117,16 +117,18 @@ constexpr int64_t kFp16TileM = 128, kFp16TileN = 128;
 
 struct GemmArgs;
 
-// A compiled program's kernel, as its shared library exports it (kw_epilogue_kernel()). abi:
-// kGemmAbi of the headers it was built from; key: the program and variant it runs
-// (epilogue_kernel_key).
-constexpr int kGemmAbi = 2;
+// A compiled program's kernel, as the library of its program's shape makes it
+// (kw_epilogue_link()). abi: kGemmAbi of the headers it was built from; key: the program and
+// variant it runs (epilogue_kernel_key); function: the kernel linked with the program's code,
+// a cudaKernel_t, which run launches.
+constexpr int kGemmAbi = 3;
 struct GemmKernel {
   int abi;
   const char* key;
   const char* (*unsupported)(const GemmArgs&);
   size_t (*workspace_bytes)(const GemmArgs&);
   int (*run)(const GemmArgs&, void* workspace, void* stream);
+  const void* function;
 };
 
 // d[m, n] = act(sum_k a[m, k] * b[n, k] + bias[n]); k is contiguous in a and b, n in d.

@@ -1,6 +1,7 @@
 """Each GEMM epilogue program compiled into its own kernel: the program written as straight-line
-CUDA (one function of an element), instantiated in the Hopper GEMM of the variant a call needs,
-built with nvcc into a shared library on first use, cached on disk and loaded into the extension.
+CUDA (one function of an element), linked into the Hopper GEMM of the variant a call needs
+(compiled once per shape of program, _epilogue_build.py), on first use, cached on disk and
+loaded into the extension.
 
 A call whose kernel is not loaded runs the GEMM and then the program's ATen twin (the result is
 the same) and asks for the kernel; :func:`serve_wanted`, run after each programmed call, builds
@@ -11,15 +12,11 @@ import concurrent.futures
 import functools
 import os
 import re
-import shutil
-import subprocess
 import sys
 import threading
-import time
 
 from kernelwright._build import sources
-from kernelwright._build.cache import cache_dir, digest
-from kernelwright._build.lock import build_lock
+from kernelwright.ops import _epilogue_build
 from kernelwright.ops._epilogue_expr import _COLUMN0, _CONST0, _ROW0, OPS, REGISTERS
 
 ENV_JIT = "KERNELWRIGHT_EPILOGUE_JIT"  # "0": never compile; programs run after the GEMM
@@ -121,11 +118,11 @@ def vectors_read(code):
     return columns, rows
 
 
-def functor(code, reduce=0):
-    """CUTLASS's compute functor for the program: called on a fragment with the affine result,
-    the vectors the program reads (the GEMM's visitor tree holds those alone) and the constants;
-    kReduce tells the tree to reduce its rows (LinearEpilogue)."""
-    columns, rows = vectors_read(code)
+def functor(columns, rows, reduce=0):
+    """CUTLASS's compute functor for programs reading ``columns`` column and ``rows`` row
+    vectors: called on a fragment with the affine result, those vectors (the GEMM's visitor tree
+    holds those alone) and the constants, it runs Body::apply on each element; kReduce tells the
+    tree to reduce its rows (LinearEpilogue)."""
     params = (["Frag const& x"] + ["Frag const& c%d" % j for j in range(columns)]
               + ["Frag const& w%d" % j for j in range(rows)] + ["typename Epilogue<T>::Arguments const& args"])
     operands = (["x[i]"] + ["c%d[i]" % j if j < columns else "0.0f" for j in range(2)]
@@ -141,14 +138,39 @@ def functor(code, reduce=0):
             "    return out;\n  }\n};\n" % (columns, rows, reduce, ", ".join(params), ", ".join(operands)))
 
 
-def source(k):
-    """The translation unit of the kernel for key ``k``."""
+def shape(k):
+    """(variant, columns, rows, reduce): what of key ``k`` its GEMM kernel depends on."""
     code, variant, reduce = parse_key(k)
+    return (variant,) + vectors_read(code) + (reduce,)
+
+
+def shape_name(sh):
+    variant, columns, rows, reduce = sh
+    return "%s, %d column and %d row vectors%s" % (variant, columns, rows,
+                                                    ", rows reduced by %s" % REDUCTIONS[reduce] if reduce else "")
+
+
+def shape_source(sh):
+    """The unit of a shape's GEMM (kw/cuda/epilogue_linked.cuh): its kernel with KW_LINKED_DEVICE,
+    its launch without."""
+    variant, columns, rows, reduce = sh
     promoted, sourced, stream_k = (("true" if v else "false") for v in variants()[variant])
-    return ("// A GEMM epilogue program compiled by kernelwright (kernelwright/ops/_epilogue_kernels.py).\n"
-            "#include \"kw/cuda/linear_sm90.cuh\"\n\nnamespace {\n\n" + body(code) + "\n" + functor(code, reduce) +
-            "\nusing Config = kw::cuda::LinearFp16Programmed<%s, %s, %s, Epilogue>;\n\n}  // namespace\n\n"
-            "KW_EXPORT_EPILOGUE_KERNEL(Config, \"%s\")\n" % (promoted, sourced, stream_k, k))
+    return ("// The GEMM of epilogue programs of shape %s, compiled by kernelwright\n"
+            "// (kernelwright/ops/_epilogue_build.py); each program is linked into it.\n"
+            "#include \"kw/cuda/epilogue_linked.cuh\"\n\nnamespace kw_shape {\n\nusing Body = kw::cuda::LinkedBody;\n\n"
+            % shape_name(sh) + functor(columns, rows, reduce) +
+            "\nusing Config = kw::cuda::LinearFp16Programmed<%s, %s, %s, Epilogue>;\n\n}  // namespace kw_shape\n\n"
+            "#ifdef KW_LINKED_DEVICE\nKW_DEFINE_LINKED_EPILOGUE_KERNEL(kw_shape::Config)\n#else\n"
+            "KW_EXPORT_LINKED_EPILOGUE_LAUNCHER(kw_shape::Config)\n#endif\n" % (promoted, sourced, stream_k))
+
+
+def program_source(code):
+    """The unit of a program: kw_epilogue_body, which its shape's kernel calls per element."""
+    return ("// The GEMM epilogue program %s, compiled by kernelwright (kernelwright/ops/_epilogue_kernels.py).\n"
+            "#include \"kw/cuda/epilogue_ops.cuh\"\n\nnamespace {\n\n" % describe(code) + body(code) +
+            "\n}  // namespace\n\nextern \"C\" __device__ float kw_epilogue_body(float x, float c0, float c1, float w0, float w1,\n"
+            "                                             const float* k) {\n"
+            "  return Body::apply(x, c0, c1, w0, w1, k);\n}\n")
 
 
 @functools.lru_cache(maxsize=None)
@@ -159,66 +181,25 @@ def _csrc():
     return csrc
 
 
-def _nvcc():
-    from torch.utils.cpp_extension import CUDA_HOME
-
-    found = os.path.join(CUDA_HOME, "bin", "nvcc") if CUDA_HOME else None
-    return found if found and os.path.isfile(found) else shutil.which("nvcc")
-
-
-def command(nvcc, src, out):
-    """nvcc's command line for the unit ``src`` into the shared library ``out``: the extension's
-    own flags and include paths, for sm_90a alone, linked to the CUDA runtime torch has loaded
-    (one runtime in the process), exporting kw_epilogue_kernel alone."""
-    _, flags = sources.compile_flags(with_cuda=True)
-    flags = [f for f in flags if not f.startswith("-gencode")] + ["-gencode=arch=compute_90a,code=sm_90a"]
-    includes = ["-I" + d for d in sources.include_dirs(_csrc(), with_cuda=True)]
-    return [nvcc] + flags + includes + ["-cudart", "shared", "-Xcompiler", "-fPIC,-fvisibility=hidden", "-shared",
-                                        "-o", out, src]
-
-
-@functools.lru_cache(maxsize=None)
-def _headers_hash():
-    return sources.source_hash(_csrc())
-
-
 def build(k):
-    """The path of the shared library for key ``k``, compiled unless cached; None (and the
-    reason logged once) where it cannot be built."""
+    """(library, cubin) of key ``k``'s kernel, built unless cached; None (and the reason logged
+    once) where it cannot be built."""
     if k in _failed:
         return None
-    nvcc, cutlass = _nvcc(), sources.cutlass_include()
-    if nvcc is None or cutlass is None:
+    why = _epilogue_build.missing()
+    if why is not None:
         _failed.add(k)
-        _log("cannot compile a GEMM epilogue kernel (%s); the epilogue runs after the GEMM"
-             % ("nvcc not found: set CUDA_HOME" if nvcc is None else "no CUTLASS headers: pip install nvidia-cutlass"))
+        _log("cannot compile a GEMM epilogue kernel (%s); the epilogue runs after the GEMM" % why)
         return None
-    text = source(k)
-    where = cache_dir("epilogues", digest(text, _headers_hash(), *command(nvcc, "kernel.cu", "kernel.so")))
-    lib = os.path.join(where, "kernel.so")
-    with build_lock(where, log=_log):
-        if os.path.isfile(lib):
-            return lib
-        src = os.path.join(where, "kernel.cu")
-        with open(src, "w") as f:
-            f.write(text)
-        code, variant, reduce = parse_key(k)
-        _log("compiling the GEMM epilogue kernel for %s (%s; about a minute, once; cached in %s)"
-             % (describe(code, reduce), variant, where))
-        start = time.time()
-        partial = lib + ".partial"
-        done = subprocess.run(command(nvcc, src, partial), capture_output=True, text=True)
-        with open(os.path.join(where, "build.log"), "w") as f:
-            f.write(done.stdout + done.stderr)
-        if done.returncode != 0:
-            _failed.add(k)
-            _log("the GEMM epilogue kernel did not compile (log: %s); the epilogue runs after the GEMM"
-                 % os.path.join(where, "build.log"))
-            return None
-        os.replace(partial, lib)
-        _log("compiled the GEMM epilogue kernel for %s (%s) in %.0f s"
-             % (describe(code, reduce), variant, time.time() - start))
-    return lib
+    code, variant, reduce = parse_key(k)
+    try:
+        library, device = _epilogue_build.shape(shape_name(shape(k)), shape_source(shape(k)))
+        return library, _epilogue_build.link(device, program_source(code))
+    except _epilogue_build.BuildError as error:
+        _failed.add(k)
+        _log("the GEMM epilogue kernel for %s (%s) %s; the epilogue runs after the GEMM"
+             % (describe(code, reduce), variant, error))
+        return None
 
 
 def load(keys, ext, jobs=None):
@@ -231,14 +212,15 @@ def load(keys, ext, jobs=None):
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
         paths = list(pool.map(build, keys))
     loaded = []
-    for k, path in zip(keys, paths):
-        if path is None:
+    for k, built in zip(keys, paths):
+        if built is None:
             continue
         try:
-            loaded.append(ext.load_epilogue_kernel(path))
-        except RuntimeError as error:  # a library this process cannot load: the call runs apart
+            ext.load_epilogue_kernel(*built, k)
+            loaded.append(k)
+        except RuntimeError as error:  # a kernel this process cannot load: the call runs apart
             _failed.add(k)
-            _log("cannot load %s (%s); the epilogue runs after the GEMM" % (path, str(error).splitlines()[0]))
+            _log("cannot load %s (%s); the epilogue runs after the GEMM" % (built[1], str(error).splitlines()[0]))
     return loaded
 
 

@@ -4,8 +4,9 @@
 runs the chain in the GEMM's epilogue: the output is written once, after the chain, and the
 GEMM's own result never reaches memory. The expression is compiled into a small register
 program (``kw::EpilogueProgram``, csrc/include/kw/gemm.h), and the program into its own GEMM
-kernel, with nvcc, the first time a call needs it (about a minute; cached on disk, so once per
-program and GEMM variant; :func:`build` compiles ahead of time, in parallel). Until its kernel is
+kernel the first time a call needs it: nvcc compiles the GEMM once per shape of program (about
+30 s), and each program is linked into it (a few seconds); all cached on disk, and
+:func:`build` compiles ahead of time, in parallel. Until its kernel is
 loaded a call runs the GEMM, then the program: the same result. Programs differing only in
 their constants share a kernel. Operands: Python numbers, ``column(t)`` (a value per output
 column, shape [out_features]: a bias, a per-feature scale) and ``row(t)`` (a value per row of

@@ -43,8 +43,8 @@ def linear(x, weight, bias=None, activation=None, cache=None, epilogue=None, red
     run in the GEMM's epilogue on the tensor cores' output: ``epilogue=lambda y: E.clamp(
     E.gelu(y * 2.0 + E.column(scale)), -1, 1)`` writes only the clamped result; or a Program
     compiled once (:func:`kernelwright.ops.epilogue.compile`, then ``Program.bind``). Each
-    program gets its own kernel, compiled with nvcc when a call first needs it (about a minute,
-    once: cached on disk); that call, and every call where no kernel applies, runs the program
+    program gets its own kernel, built when a call first needs it (seconds where a program of its
+    shape was built before, else about 30 s; cached on disk); that call, and every call where no kernel applies, runs the program
     after the GEMM instead.
 
     reduce: "sum", "mean", "amax", "amin" or "logsumexp" of each row of the result (of the

@@ -151,7 +151,7 @@ def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3, f
                                           ahead.pop(g.id, None))
 
     def on_call(node, args, kwargs):
-        # The fused kernel compiles (about a minute, once) while the GEMM and the group are timed.
+        # The fused kernel builds (seconds, or about 30 s for a new shape) while the GEMM and the group are timed.
         for gid, f in fusions.items():
             if f.gemm is node and torch.device(device).type == "cuda":
                 try:

@@ -287,6 +287,7 @@ struct LinearSm90 {
   using LayoutB = cutlass::layout::ColumnMajor;  // [n, k] read as a k x n column-major B
   using LayoutD = cutlass::layout::RowMajor;
   using Tile = TileShape;
+  using Cluster = ClusterShape;
   static constexpr int kAlignAB = 16 / sizeof(ElementAB);
   static constexpr int kAlignD = 16 / sizeof(ElementD);
   using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
@@ -450,35 +451,6 @@ bool stream_k_pays_off(const GemmArgs& g) {
   int Kind##_run(const GemmArgs& g, void* workspace, void* stream) {                          \
     return stream_k_pays_off<Config>(g) ? Kind##_stream_k_run(g, workspace, stream)           \
                                         : Kind##_data_parallel_run(g, workspace, stream);     \
-  }
-
-// A compiled program's kernel (kernelwright/ops/_epilogue_kernels.py writes the unit that
-// expands this): Promoted, Sourced and StreamK a KW_EPILOGUE_VARIANTS row, Epilogue the program's
-// compute functor (LinearEpilogue). The library brings its own sm_count(), since the extension's is not
-// exported to it.
-template <bool Promoted, bool Sourced, bool StreamK, template <class> class Epilogue>
-using LinearFp16Programmed =
-    LinearFp16Of<Promoted, cute::conditional_t<StreamK, cutlass::gemm::StreamKScheduler, DataParallel>,
-                 Sourced, Epilogue>;
-
-#define KW_EXPORT_EPILOGUE_KERNEL(Config, key_string)                                        \
-  int kw::cuda::sm_count() {                                                                 \
-    int device = 0, count = 0;                                                               \
-    cudaGetDevice(&device);                                                                  \
-    cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device);                  \
-    return count;                                                                            \
-  }                                                                                          \
-  namespace {                                                                                \
-  const char* kw_unsupported(const kw::GemmArgs& g) { return Config::unsupported(g); }       \
-  size_t kw_workspace_bytes(const kw::GemmArgs& g) { return Config::workspace_bytes(g); }    \
-  int kw_run(const kw::GemmArgs& g, void* workspace, void* stream) {                         \
-    return Config::run(g, workspace, stream);                                                \
-  }                                                                                          \
-  const kw::GemmKernel kw_kernel{kw::kGemmAbi, key_string, kw_unsupported,                   \
-                                 kw_workspace_bytes, kw_run};                                \
-  }                                                                                          \
-  extern "C" __attribute__((visibility("default"))) const kw::GemmKernel* kw_epilogue_kernel() { \
-    return &kw_kernel;                                                                       \
   }
 
 }  // namespace cuda
