@@ -337,13 +337,14 @@ def test_a_kernel_that_cannot_be_built_or_loaded_leaves_its_calls_running_apart(
     assert "did not compile" in err and ".log" in err
     log = re.search(r"log: (\S+\.log)", err).group(1)
     assert "syntax error" in open(log).read()
-    _epilogue_kernels.serve_wanted(_FakeExtension([bad]))  # not tried again
-    assert capsys.readouterr().err == ""
+    same_shape = _epilogue_kernels.key(E.compile(lambda y: E.exp(y)).code, "fp16_split3_stream_k")
+    _epilogue_kernels.serve_wanted(_FakeExtension([bad, same_shape]))  # neither tried again
+    assert capsys.readouterr().err == "" and same_shape in _epilogue_kernels._failed
     # A kernel that builds but does not load.
     monkeypatch.setattr(_epilogue_build, "commands", lambda unit, out: dict.fromkeys(
         ("device", "library", "program"), [sys.executable, "-c", "open(%r, 'w').write('not a kernel')" % out]))
     monkeypatch.setattr(_epilogue_build, "_link_lto", lambda fatbins, log: b"not a cubin")
-    unloadable = _epilogue_kernels.key(E.compile(lambda y: E.sigmoid(y)).code, "fp16_split3_stream_k")
+    unloadable = _epilogue_kernels.key(E.compile(lambda y: E.sigmoid(y * E.column(0))).code, "fp16_split3_stream_k")
     assert _epilogue_kernels.load([unloadable], _FakeExtension([])) == []
     assert "cannot load" in capsys.readouterr().err and unloadable in _epilogue_kernels._failed
     monkeypatch.setenv(_epilogue_kernels.ENV_JIT, "0")

@@ -23,7 +23,7 @@ ENV_JIT = "KERNELWRIGHT_EPILOGUE_JIT"  # "0": never compile; programs run after 
 # Set while build_ahead runs its calls: they ask for their kernels without building them, in
 # that thread alone, so that calls in other threads build theirs as usual meanwhile.
 _deferring = threading.local()
-_failed = set()  # keys whose build failed in this process: not tried again
+_failed = set()  # keys and shapes whose build failed in this process: not tried again
 
 
 def _log(message):
@@ -192,8 +192,17 @@ def build(k):
         _log("cannot compile a GEMM epilogue kernel (%s); the epilogue runs after the GEMM" % why)
         return None
     code, variant, reduce = parse_key(k)
+    sh = shape(k)
+    if sh in _failed:  # said once, for the first program of that shape
+        _failed.add(k)
+        return None
     try:
-        library, device = _epilogue_build.shape(shape_name(shape(k)), shape_source(shape(k)))
+        library, device = _epilogue_build.shape(shape_name(sh), shape_source(sh))
+    except _epilogue_build.BuildError as error:
+        _failed.update((k, sh))
+        _log("the GEMM kernel of shape %s %s; its programs run after the GEMM" % (shape_name(sh), error))
+        return None
+    try:
         return library, _epilogue_build.link(device, program_source(code))
     except _epilogue_build.BuildError as error:
         _failed.add(k)
