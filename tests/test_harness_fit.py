@@ -1,15 +1,17 @@
 """Problems sized against the memory there is: the estimate, the skip, and a judge whose
 references take at most about two copies of a set and one output (docs/harness.md, "Memory")."""
 
+import gc
 import os
 import subprocess
 import sys
+import weakref
 from types import SimpleNamespace
 
 import pytest
 import torch
 
-from kernelwright.harness import evaluate, fit, reference_store
+from kernelwright.harness import candidate, evaluate, fit, reference_store
 from kernelwright.harness.loading import load_module
 from kernelwright.harness.references import own_tree
 from kernelwright.run import bundled_problems_dir
@@ -194,3 +196,31 @@ def test_a_problem_needing_more_than_half_the_device_passes():
                  compile=False, timing_budget_s=0.5, timeout=600, env={"KW_TEST_ELEMENTS": str(elements)})
     assert r["verdict"] == "pass", (r["reason"], r.get("log_tail"))
     assert r["correctness"]["fp64_reference"] != "unavailable", r["notes"]
+
+
+def test_the_recycled_memory_check_retries_without_the_first_attempts_tensors():
+    """Where holding the cached blocks runs out of device memory, the check runs again without
+    holding them, and by then the first attempt's tensors are gone: the exception's traceback,
+    which keeps its frames, is no longer alive (the retry ran out of memory too while it was)."""
+    attempts = []
+
+    class Check(candidate._Candidate):
+        def __init__(self):  # no worker: only what recycling() uses
+            self.torch, self.device, self.notes = torch, torch.device("cpu"), []
+            self.chan, self.no_grad, self.sets = SimpleNamespace(phase=lambda name: None), torch.no_grad, [("s0", None)]
+
+        def _set(self, name):
+            return torch.randn(4)
+
+        def _recycling_rounds(self, x, hold):
+            held = torch.randn(1024)  # the poisoned blocks a held attempt keeps
+            if hold:
+                attempts.append(weakref.ref(held))
+                raise torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 9.50 GiB")
+            gc.collect()
+            attempts.append(attempts[0]() is None)
+
+    check = Check()
+    check.recycling()
+    assert attempts[1] is True
+    assert check.notes and "cached memory not held" in check.notes[0] and "9.50 GiB" in check.notes[0]

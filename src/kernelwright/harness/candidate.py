@@ -241,15 +241,19 @@ class _Candidate(CandidateTiming):
         """
         torch = self.torch
         self.chan.phase("recycled-memory check")
+        out_of_memory = None
         try:
             with self.no_grad():
                 self._recycling_rounds(self._set(self.sets[0][0]), hold=True)
         except torch.cuda.OutOfMemoryError as exc:
-            # Holding every cached block left too little for the two calls: run the same
-            # order again with the cache poisoned but not held.
+            out_of_memory = str(exc).split("\n")[0][:200]
+        if out_of_memory is not None:
+            # Holding every cached block left too little for the two calls: run the same order
+            # again with the cache poisoned but not held. Not from within the except clause,
+            # whose traceback keeps the first attempt's tensors (the held blocks among them).
             release(torch, self.device)
             self.notes.append("recycled-memory check: cached memory not held during the second call "
-                              "(out of device memory with it held: %s)" % str(exc).split("\n")[0][:200])
+                              "(out of device memory with it held: %s)" % out_of_memory)
             with self.no_grad():
                 self._recycling_rounds(self._set(self.sets[0][0]), hold=False)
         release(torch, self.device)
