@@ -270,7 +270,7 @@ def test_a_generated_kernel_builds(tmp_path, monkeypatch, reduce):
     assert "kw_epilogue_link" in open(library, "rb").read().decode("latin-1")
     image = open(cubin, "rb").read()
     assert image[:4] == b"\x7fELF" and b"kw_epilogue_gemm" in image
-    assert "epilogue_apply" not in open(library.replace("launch.so", "launch.cu")).read()  # no program there
+    assert "epilogue_apply" not in open(library.replace("launch.so", "unit.cu")).read()  # no program there
     other = E.compile(lambda y: E.relu(y * E.column(1) + E.row(1)) - E.column(0) * E.row(0))
     k2 = _epilogue_kernels.key(other.code, "fp16_hi_sourced_stream_k", reduce)
     assert _epilogue_kernels.shape(k2) == _epilogue_kernels.shape(k)

@@ -7,6 +7,7 @@ program is compiled into LTO-IR on its own (under a second) and link-time optimi
 shape's kernel by nvJitLink (a few seconds), giving the cubin the library launches. Everything
 is cached on disk, by the text compiled and the headers it includes."""
 
+import functools
 import os
 import shutil
 import subprocess
@@ -40,15 +41,23 @@ def missing():
     if sources.cutlass_include() is None:
         return "no CUTLASS headers: pip install nvidia-cutlass"
     if not nvrtc.available():
-        return "no nvJitLink to link them with: pip install cuda-bindings nvidia-nvjitlink"
+        return "no cuda-bindings to reach nvJitLink with: pip install cuda-bindings nvidia-nvjitlink"
     return None
+
+
+@functools.lru_cache(maxsize=None)
+def csrc():
+    """kernelwright's C++ sources (its headers among them)."""
+    found = sources.find_csrc()
+    if found is None:
+        raise RuntimeError("kernelwright's C++ sources are not installed beside the package")
+    return found
 
 
 def _flags():
     _, flags = sources.compile_flags(with_cuda=True)
-    csrc = sources.find_csrc()
     return ([f for f in flags if not f.startswith("-gencode")]
-            + ["-I" + d for d in sources.include_dirs(csrc, with_cuda=True)])
+            + ["-I" + d for d in sources.include_dirs(csrc(), with_cuda=True)])
 
 
 def commands(unit, out):
@@ -64,22 +73,24 @@ def commands(unit, out):
     }
 
 
+@functools.lru_cache(maxsize=None)
 def _headers_hash():
-    return sources.source_hash(sources.find_csrc())
+    return sources.source_hash(csrc())
 
 
 class BuildError(RuntimeError):
     """A part did not build; the message names its log."""
 
 
-def _compile(where, runs):
-    """Runs nvcc for each (part, unit text, output name) in ``where``, side by side; each output
-    appears whole or not at all. Raises BuildError naming the log of the first that failed."""
+def _compile(where, text, outputs):
+    """Writes ``text`` as ``where``/unit.cu and runs nvcc on it for each {part: output name},
+    side by side; each output appears whole or not at all. Raises BuildError naming the log of
+    the first that failed."""
+    unit = os.path.join(where, "unit.cu")
+    with open(unit, "w") as f:
+        f.write(text)
     started = []
-    for part, text, name in runs:
-        unit = os.path.join(where, name.rsplit(".", 1)[0] + ".cu")
-        with open(unit, "w") as f:
-            f.write(text)
+    for part, name in outputs.items():
         out = os.path.join(where, name)
         log = open(os.path.join(where, part + ".log"), "w")
         argv = commands(unit, out + ".partial")[part]
@@ -107,7 +118,7 @@ def shape(name, text):
             _log("compiling the GEMM kernel for epilogue programs of shape %s (30-60 s, once per shape; "
                  "cached in %s)" % (name, where))
             start = time.time()
-            _compile(where, [("device", text, "kernel.fatbin"), ("library", text, "launch.so")])
+            _compile(where, text, {"device": "kernel.fatbin", "library": "launch.so"})
             _log("compiled the GEMM kernel of shape %s in %.0f s" % (name, time.time() - start))
     return library, device
 
@@ -120,7 +131,7 @@ def link(device, text):
     cubin = os.path.join(where, "kernel.cubin")
     with build_lock(where, log=_log):
         if not os.path.isfile(cubin):
-            _compile(where, [("program", text, "program.fatbin")])
+            _compile(where, text, {"program": "program.fatbin"})
             image = _link_lto([device, os.path.join(where, "program.fatbin")], os.path.join(where, "link.log"))
             with open(cubin + ".partial", "wb") as f:
                 f.write(image)

@@ -15,7 +15,6 @@ import re
 import sys
 import threading
 
-from kernelwright._build import sources
 from kernelwright.ops import _epilogue_build
 from kernelwright.ops._epilogue_expr import _COLUMN0, _CONST0, _ROW0, OPS, REGISTERS
 
@@ -33,7 +32,7 @@ def _log(message):
 @functools.lru_cache(maxsize=None)
 def variants():
     """{name: (promoted, sourced, stream_k)}, as KW_EPILOGUE_VARIANTS in kw/gemm.h lists them."""
-    with open(os.path.join(_csrc(), "include", "kw", "gemm.h")) as f:
+    with open(os.path.join(_epilogue_build.csrc(), "include", "kw", "gemm.h")) as f:
         text = f.read()
     rows = re.findall(r"X\((\w+), (true|false), (true|false), (true|false)\)", text)
     return {name: tuple(v == "true" for v in flags) for name, *flags in rows}
@@ -171,14 +170,6 @@ def program_source(code):
             "\n}  // namespace\n\nextern \"C\" __device__ float kw_epilogue_body(float x, float c0, float c1, float w0, float w1,\n"
             "                                             const float* k) {\n"
             "  return Body::apply(x, c0, c1, w0, w1, k);\n}\n")
-
-
-@functools.lru_cache(maxsize=None)
-def _csrc():
-    csrc = sources.find_csrc()
-    if csrc is None:
-        raise RuntimeError("kernelwright's C++ sources are not installed beside the package")
-    return csrc
 
 
 def build(k):
