@@ -441,6 +441,40 @@ def test_layouts_are_compared_by_their_error_against_float64():
     assert errors[0] < 1e-6 < errors[1] < 1e-3
 
 
+_SUMMED_GEMM = """
+import torch
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(256, 512)
+
+    def forward(self, x):
+        return self.linear(x).sum(dim=1)
+"""
+
+
+@pytest.mark.parametrize("scale, dropped", [(1 - 2.0**-20, True), (1.0, False)], ids=["biased", "exact"])
+def test_gemm_stand_ins_whose_errors_add_up_are_dropped_end_to_end(scale, dropped):
+    # A stand-in whose every output is off in the same direction, as a GEMM truncating its partial
+    # sums is on operands of one sign: a row's sum adds those errors up.
+    torch.manual_seed(0)
+    model = api._import_source(_SUMMED_GEMM).Model()
+    x = torch.rand(64, 256)
+    best = api.optimize(model, [x], problem_source=_SUMMED_GEMM, problem_name="summed_gemm", measure=False)
+    best.calls = {"addmm": tune.CallTiming(aten_ms=1.0, chosen="a stand-in")}
+    best.source = _SUMMED_GEMM + (
+        "\n\nclass ModelNew(Model):\n    def forward(self, x):\n        return super().forward(x) * %r\n" % scale)
+    given = best.source
+    kept = api._as_accurate_as_model(best, model, [x], _SUMMED_GEMM, "summed_gemm")
+    model_err, kept_err = tune.errors_vs_float64([model, kept.bind(model)], model, [x])
+    assert kept_err <= tune.ERROR_RATIO * max(model_err, 2.0**-24)
+    assert (kept.source != given) == dropped
+    assert (kept.calls["addmm"].chosen is None) == dropped
+    assert any(d.startswith("end to end: ") and "addmm" in d for d in kept.plan.decisions) == dropped
+
+
 @pytest.mark.parametrize("message, refused", [
     ("cuLaunchCooperativeKernel failed: CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", True),
     ("cuLaunchKernel failed: CUDA_ERROR_INVALID_CLUSTER_SIZE", True),

@@ -112,6 +112,7 @@ def optimize(model, example_inputs, *, problem_source=None, problem_name=None, d
         best = _with_channels_last(best, model, example_inputs, problem_source, problem_name, device, model_class)
     if measuring:
         t = time.perf_counter()
+        best = _as_accurate_as_model(best, model, example_inputs, problem_source, problem_name)
         eager_ms, generated_ms = tune.forwards_in_turns([model, best.bind(model)], example_inputs, device)
         best.end_to_end = (eager_ms, generated_ms)
         if _forward_kept(best, eager_ms):
@@ -190,13 +191,49 @@ def _layout(model, inputs, converted, problem_source, problem_name, device, meas
     for gid, f in fused.items():
         plan.decisions.append("%s: %s %s's epilogue (%s)" % (
             plan.specs[gid].name, "in" if f.kept else "not in", fusions[gid].gemm.name, f.note))
-    design = emit.design_lines(plan)
-    source = emit.module_source(plan, problem_source, problem_name, choices, design, epilogues=in_epilogue)
-    optimized = Optimized(source, plan, timings, calls, gbps, str(device), seconds=seconds, model_class=model_class,
-                          standalone_source=emit_standalone.module_source(plan, problem_source, problem_name,
-                                                                          choices, design),
+    optimized = Optimized("", plan, timings, calls, gbps, str(device), seconds=seconds, model_class=model_class,
                           fusions={gid: fused[gid] for gid in in_epilogue})
+    _emit(optimized, problem_source, problem_name, choices, in_epilogue)
     return optimized
+
+
+def _emit(optimized, problem_source, problem_name, choices, in_epilogue):
+    """Writes ``optimized``'s module sources for these choices and epilogues."""
+    plan = optimized.plan
+    design = emit.design_lines(plan)
+    optimized.source = emit.module_source(plan, problem_source, problem_name, choices, design, epilogues=in_epilogue)
+    optimized.standalone_source = emit_standalone.module_source(plan, problem_source, problem_name, choices, design)
+    optimized._module = None
+
+
+def _as_accurate_as_model(best, model, inputs, problem_source, problem_name):
+    """``best``, or ``best`` with ATen's GEMMs back where its GEMM stand-ins leave the forward
+    further from float64 than tune.ERROR_RATIO times Model's. Each stand-in is checked against
+    ATen's GEMM alone, element by element, where it is the more accurate; but the split 'highest'
+    GEMM's tensor cores truncate their partial sums toward zero, so its small errors share a sign
+    where the operands do, and a reduction over the GEMM's output (a row's sum of positive
+    terms) adds them up where cuBLAS's rounded errors cancel."""
+    if not any(c.chosen for c in best.calls.values()):
+        return best
+    model_err, best_err = tune.errors_vs_float64([model, best.bind(model)], model, inputs)
+    # Relative errors under float32's unit roundoff are rounding, whatever their ratio.
+    allowed = tune.ERROR_RATIO * max(model_err, 2.0**-24)
+    if not math.isfinite(model_err) or best_err <= allowed:
+        return best
+    dropped = sorted(name for name, c in best.calls.items() if c.chosen)
+    for c in best.calls.values():
+        if c.chosen:
+            c.note = "dropped: the generated forward with it was %.3g from float64, Model's %.3g" % (best_err, model_err)
+            c.chosen = None
+    best.fusions = {}
+    best.plan.decisions.append(
+        "end to end: the generated forward's error against float64, %.3g, is %.3gx Model's %.3g (over %g): "
+        "ATen's GEMM kept for %s, with no epilogue fused" % (
+            best_err, best_err / max(model_err, 2.0**-24), model_err, tune.ERROR_RATIO, ", ".join(dropped)))
+    _emit(best, problem_source, problem_name, {gid: t.chosen for gid, t in best.timings.items()}, {})
+    (plain_err,) = tune.errors_vs_float64([best.bind(model)], model, inputs)
+    best.notes.append("without the GEMM stand-ins the generated forward is %.3g from float64" % plain_err)
+    return best
 
 
 def _twins(plan, problem_source, problem_name, model_class=None):
