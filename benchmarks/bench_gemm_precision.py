@@ -1,7 +1,12 @@
 """The speed/accuracy frontier of float32 GEMM on the tensor cores.
 
 For each size, every method multiplies the same float32 operands (random normal); the error is
-the relative Frobenius norm of (result - float64 result). Methods:
+the relative Frobenius norm of (result - float64 result). Each method also multiplies the
+operands' absolute values, whose products all share a sign: there an unbiased method's errors
+cancel in a row's sum and a biased one's (tensor cores truncating their partial sums toward
+zero) add up. Reported: that sum's relative error and the share of the errors' mean magnitude
+that leans one way (mean(err * sign(exact)) / mean(|err|): 0 unbiased, -1 every element short).
+Methods:
 
   cublas_fp32        torch.mm at precision 'highest' (plain fp32 FMA)
   cublas_tf32        torch.mm at precision 'high' (one TF32 pass)
@@ -125,6 +130,14 @@ def rel_error(out, ref):
     return ((out.double() - ref).norm() / ref.norm()).item()
 
 
+def signed_errors(out, ref):
+    """(relative error of the rows' sums, mean(err * sign(ref)) / mean(|err|)) against float64."""
+    err = out.double() - ref
+    row_sums = ref.sum(1)
+    return (((out.double().sum(1) - row_sums).norm() / row_sums.norm()).item(),
+            ((err * ref.sign()).mean() / err.abs().mean().clamp_min(1e-300)).item())
+
+
 # precision -> (label, environment or None for torch.mm, weight converted once) of each
 # contender; the first is the baseline. "auto": what a user gets, the rules in
 # csrc/ops/gemm_split.cpp choosing. "weight kept": b's conversion made once
@@ -234,9 +247,13 @@ def main():
         a = torch.randn(n, n, device="cuda", generator=gen)
         b = torch.randn(n, n, device="cuda", generator=gen)
         ref = a.double() @ b.double().t()
+        a_abs, b_abs = a.abs(), b.abs()
+        ref_abs = a_abs.double() @ b_abs.double().t()
+        one_signed = methods(a_abs, b_abs)
         base = None
         for name, fn in methods(a, b).items():
             err = rel_error(fn(), ref)
+            row_sum_err, lean = signed_errors(one_signed[name](), ref_abs)
             t = time_fn(fn, device="cuda", budget_s=args.budget)
             if base is None:
                 base = (t.median_ms, err)
@@ -246,24 +263,29 @@ def main():
                 "rel_error_vs_fp64": err,
                 "speed_vs_cublas_fp32": base[0] / t.median_ms,
                 "error_vs_cublas_fp32": err / base[1],
+                "one_signed_row_sum_error": row_sum_err,
+                "one_signed_lean": lean,
             }
             rows.append(row)
-            print("%5d %-22s %8.3f ms %7.1f TFLOP/s  err %.3e  %5.2fx faster  %6.2fx error" % (
-                n, name, row["median_ms"], row["tflops"], err,
-                row["speed_vs_cublas_fp32"], row["error_vs_cublas_fp32"]), flush=True)
-        del a, b, ref
+            print("%5d %-22s %8.3f ms %7.1f TFLOP/s  err %.3e  %5.2fx faster  %6.2fx error  "
+                  "one-signed: row sums %.1e, lean %+.2f" % (
+                      n, name, row["median_ms"], row["tflops"], err, row["speed_vs_cublas_fp32"],
+                      row["error_vs_cublas_fp32"], row_sum_err, lean), flush=True)
+        del a, b, ref, a_abs, b_abs, ref_abs, one_signed
         torch.cuda.empty_cache()
     json_path, md_path, _ = result_paths(args.out, "gemm_precision", env)
     write_json(json_path, {"environment": env, "rows": rows})
     with open(md_path, "w") as f:
         f.write("# float32 GEMM: speed and error against float64\n\n%s, torch %s, CUDA %s, %s\n\n" % (
             env["device"], env["torch"], env["cuda"], env["date"]))
-        f.write("| M=N=K | method | ms | TFLOP/s | rel. error vs fp64 | speed vs cuBLAS fp32 | error vs cuBLAS fp32 |\n")
-        f.write("|---|---|---|---|---|---|---|\n")
+        f.write("| M=N=K | method | ms | TFLOP/s | rel. error vs fp64 | speed vs cuBLAS fp32 | error vs cuBLAS fp32 "
+                "| one-signed operands: row sums' error | lean |\n")
+        f.write("|---|---|---|---|---|---|---|---|---|\n")
         for r in rows:
-            f.write("| %d | %s | %.3f | %.1f | %.2e | %.2f | %.2f |\n" % (
+            f.write("| %d | %s | %.3f | %.1f | %.2e | %.2f | %.2f | %.2e | %+.2f |\n" % (
                 r["size"], r["method"], r["median_ms"], r["tflops"], r["rel_error_vs_fp64"],
-                r["speed_vs_cublas_fp32"], r["error_vs_cublas_fp32"]))
+                r["speed_vs_cublas_fp32"], r["error_vs_cublas_fp32"], r["one_signed_row_sum_error"],
+                r["one_signed_lean"]))
     print("wrote", json_path, md_path)
 
 
