@@ -30,7 +30,9 @@ def test_levels_count_each_problems_last_record(tmp_path):
     kept = dict(_record("1_Conv_ReLU", eager=4.0, compile_=2.0, seconds=75.0), kernels=[{"kept": False}, {"kept": True}])
     # Its kernel kept, but Model's whole forward measured faster end to end.
     passthrough = dict(_record("1_Model"), kernels=[{"kept": True}], passthrough=True)
-    new.write_text("".join(json.dumps(r) + "\n" for r in (lost, kept, passthrough)))
+    # Its one group runs in its GEMM's epilogue: a generated kernel in the emitted module.
+    in_epilogue = dict(_record("2_Gemm_Tanh"), kernels=[{"kept": False, "template": "GEMM epilogue"}])
+    new.write_text("".join(json.dumps(r) + "\n" for r in (lost, kept, passthrough, in_epilogue)))
     out = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "optimize_levels.py"), "--kernelbench",
                           str(kb), str(old), str(new)], capture_output=True, text=True, check=True).stdout
     level1, level2 = out.split("## level1")[1].split("## level2")
@@ -40,8 +42,8 @@ def test_levels_count_each_problems_last_record(tmp_path):
     assert "geometric mean over passing problems: 0.671x vs eager" in level1
     assert "under 0.95x eager: 1_Add (0.5x), 2_Mul (0.9x)" in level1
     assert "not measured: 3" in level1 and "over 60 s to optimize: none" in level1
-    assert "1 of 2 problems measured" in level2 and "over 60 s to optimize: 1_Conv_ReLU (75 s)" in level2
-    assert "faster than torch.compile on 1 of 1" in level2 and "not measured: 2" in level2
+    assert "2 of 2 problems measured" in level2 and "over 60 s to optimize: 1_Conv_ReLU (75 s)" in level2
+    assert "faster than torch.compile on 2 of 2" in level2 and "not measured: none" in level2
     assert "planned, none in the emitted module: 2\n" in level1  # 1_Add planned none: not named
     assert "planned, none in the emitted module: none" in level2
     assert "planned, none in the emitted module: 1\n" in level3
