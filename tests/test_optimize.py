@@ -455,15 +455,18 @@ class Model(torch.nn.Module):
 """
 
 
-@pytest.mark.parametrize("scale, dropped", [(1 - 2.0**-20, True), (1.0, False)], ids=["biased", "exact"])
-def test_gemm_stand_ins_whose_errors_add_up_are_dropped_end_to_end(scale, dropped):
+@pytest.mark.parametrize("scale, dropped, fused", [(1 - 2.0**-20, True, False), (1 - 2.0**-20, True, True),
+                                                   (1.0, False, False)], ids=["biased", "biased_epilogue", "exact"])
+def test_gemm_stand_ins_whose_errors_add_up_are_dropped_end_to_end(scale, dropped, fused):
     # A stand-in whose every output is off in the same direction, as a GEMM truncating its partial
     # sums is on operands of one sign: a row's sum adds those errors up.
     torch.manual_seed(0)
     model = api._import_source(_SUMMED_GEMM).Model()
     x = torch.rand(64, 256)
     best = api.optimize(model, [x], problem_source=_SUMMED_GEMM, problem_name="summed_gemm", measure=False)
-    best.calls = {"addmm": tune.CallTiming(aten_ms=1.0, chosen="a stand-in")}
+    # The sum in the GEMM's epilogue runs kernelwright's GEMM whether or not addmm's stand-in won.
+    best.calls = {"addmm": tune.CallTiming(aten_ms=1.0, chosen=None if fused else "a stand-in")}
+    best.fusions = {g.id: tune.FusionTiming(fused_ms=1.0, apart_ms=2.0) for g in best.plan.groups} if fused else {}
     best.source = _SUMMED_GEMM + (
         "\n\nclass ModelNew(Model):\n    def forward(self, x):\n        return super().forward(x) * %r\n" % scale)
     given = best.source
@@ -471,8 +474,9 @@ def test_gemm_stand_ins_whose_errors_add_up_are_dropped_end_to_end(scale, droppe
     model_err, kept_err = tune.errors_vs_float64([model, kept.bind(model)], model, [x])
     assert kept_err <= tune.ERROR_RATIO * max(model_err, 2.0**-24)
     assert (kept.source != given) == dropped
-    assert (kept.calls["addmm"].chosen is None) == dropped
-    assert any(d.startswith("end to end: ") and "addmm" in d for d in kept.plan.decisions) == dropped
+    assert (kept.calls["addmm"].chosen is None) == (dropped or fused) and (not kept.fusions) == (dropped or not fused)
+    assert any(d.startswith("end to end: ") and ("epilogue" if fused else "addmm") in d
+               for d in kept.plan.decisions) == dropped
 
 
 @pytest.mark.parametrize("message, refused", [

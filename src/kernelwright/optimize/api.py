@@ -213,14 +213,16 @@ def _as_accurate_as_model(best, model, inputs, problem_source, problem_name):
     GEMM's tensor cores truncate their partial sums toward zero, so its small errors share a sign
     where the operands do, and a reduction over the GEMM's output (a row's sum of positive
     terms) adds them up where cuBLAS's rounded errors cancel."""
-    if not any(c.chosen for c in best.calls.values()):
+    # A GEMM with a group in its epilogue is kernelwright's split GEMM too, stand-in or not.
+    if not best.fusions and not any(c.chosen for c in best.calls.values()):
         return best
     model_err, best_err = tune.errors_vs_float64([model, best.bind(model)], model, inputs)
     # Relative errors under float32's unit roundoff are rounding, whatever their ratio.
     allowed = tune.ERROR_RATIO * max(model_err, 2.0**-24)
     if not math.isfinite(model_err) or best_err <= allowed:
         return best
-    dropped = sorted(name for name, c in best.calls.items() if c.chosen)
+    dropped = sorted({name for name, c in best.calls.items() if c.chosen}
+                     | {"the GEMM with %s in its epilogue" % best.plan.specs[gid].name for gid in best.fusions})
     for c in best.calls.values():
         if c.chosen:
             c.note = "dropped: the generated forward with it was %.3g from float64, Model's %.3g" % (best_err, model_err)
