@@ -258,6 +258,27 @@ def test_a_result_read_in_another_order_is_not_fused():
     assert any("reorders" in d for d in decisions), decisions
 
 
+class _OutOfReach(torch.nn.Module):
+    """GEMMs whose result the epilogue cannot take whole: a GeGLU's halves of one Linear, and a
+    batched matmul's."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 14)
+
+    def forward(self, x, a, b):
+        value, gate = self.fc(x).chunk(2, dim=-1)
+        return value * torch.nn.functional.gelu(gate), torch.tanh(torch.bmm(a, b) * 0.5)
+
+
+def test_gemms_out_of_the_epilogues_reach_say_why():
+    plan = planning.plan(capture.capture(_OutOfReach(), [torch.randn(5, 8), torch.randn(3, 5, 6), torch.randn(3, 6, 7)]))
+    fusions, decisions = epilogues.candidates(plan)
+    assert not fusions
+    assert any("a part of addmm's result" in d for d in decisions), decisions
+    assert any("it reads bmm, a batched GEMM" in d for d in decisions), decisions
+
+
 class _ToBool(torch.nn.Module):
     """Casts of the GEMM's result: to bool (non-zero), and a comparison back to float."""
 

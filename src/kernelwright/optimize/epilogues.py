@@ -27,6 +27,9 @@ from .emitter import meta
 from .ir import Group, Unsupported
 
 _GEMMS = ("mm", "addmm")
+_BATCHED_GEMMS = ("bmm", "baddbmm")
+_PARTS = ("split", "split_with_sizes", "unbind", "chunk")  # their getitems read a part of a tensor
+
 @dataclass
 class Fusion:
     gemm: torch.fx.Node  # mm(a, b) or addmm(bias, a, b)
@@ -172,7 +175,12 @@ def candidates(plan):
         if len(reads) > 1:  # a norm reads its statistics' input, then every element again
             decisions.append("%s: not in an epilogue (it reads GEMM results %d times: %s)" % (
                 g.name, len(reads), ", ".join(a.name for a, _ in reads)))
-        if len(reads) != 1:
+        if not reads:
+            why = [w for w in map(_gemm_out_of_reach, g.inputs) if w]
+            if why:
+                decisions.append("%s: not in an epilogue (%s)" % (g.name, why[0]))
+            continue
+        if len(reads) > 1:
             continue
         read, (gemm, views) = reads[0]
         template = plan.specs[g.id].template
@@ -196,6 +204,24 @@ def _gemm_behind(node):
         node = node.all_input_nodes[0]
     if node.op == "call_function" and opset.op_name(node.target) in _GEMMS:
         return node, views
+    return None
+
+
+def _gemm_out_of_reach(node):
+    """Why a GEMM that ``node`` reads cannot take the group in its epilogue: a batched one, or a
+    part of one's result (the epilogue writes the whole); None where ``node`` reads no GEMM."""
+    while opset.kind(node) == opset.VIEW and not opset.copies(node) and node.all_input_nodes:
+        node = node.all_input_nodes[0]
+    if node.op != "call_function":
+        return None
+    name = opset.op_name(node.target)
+    if name in _BATCHED_GEMMS:
+        return "it reads %s, a batched GEMM; the epilogue is on mm and addmm" % node.name
+    if name is None and node.all_input_nodes and opset.op_name(node.all_input_nodes[0].target) in _PARTS:
+        whole = _gemm_behind(node.all_input_nodes[0].all_input_nodes[0])
+        if whole is not None:
+            return "it reads a part of %s's result (%s); the epilogue writes the whole result" % (
+                whole[0].name, node.all_input_nodes[0].name)
     return None
 
 
