@@ -255,6 +255,25 @@ def test_each_variant_runs_the_program_in_its_kernel(variant):
     assert rel_err(got, expected(fn, x, w, b, c, r)) < (1e-5 if promoted else 1e-2)
 
 
+@pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings")
+def test_a_missing_nvjitlink_library_is_named_before_any_build(monkeypatch):
+    """cuda-bindings opens libnvJitLink at its first call: without the library, missing() says
+    so (and what to install), and a link raises BuildError with that reason."""
+    def absent(*args):
+        raise OSError("libnvJitLink.so.13: cannot open shared object file\nsearched: ...")
+
+    monkeypatch.setattr(nvrtc._bindings("nvjitlink"), "create", absent)
+    _epilogue_build._nvjitlink_missing.cache_clear()
+    try:
+        if _epilogue_build.nvcc() and sources.cutlass_include():
+            why = _epilogue_build.missing()
+            assert "nvJitLink" in why and "pip install nvidia-nvjitlink" in why and "\n" not in why
+        with pytest.raises(_epilogue_build.BuildError, match="could not be linked: no usable nvJitLink"):
+            _epilogue_build._link_lto([], os.devnull)
+    finally:
+        _epilogue_build._nvjitlink_missing.cache_clear()
+
+
 @pytest.mark.skipif(not _can_build(), reason="no nvcc, CUTLASS headers or nvJitLink")
 @pytest.mark.parametrize("reduce", [0, 2, 4], ids=["written", "row_max", "row_logsumexp"])
 def test_a_generated_kernel_builds(tmp_path, monkeypatch, reduce):

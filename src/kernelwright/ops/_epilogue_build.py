@@ -42,6 +42,19 @@ def missing():
         return "no CUTLASS headers: pip install nvidia-cutlass"
     if not nvrtc.available():
         return "no cuda-bindings to reach nvJitLink with: pip install cuda-bindings nvidia-nvjitlink"
+    return _nvjitlink_missing()
+
+
+@functools.lru_cache(maxsize=None)
+def _nvjitlink_missing():
+    """Why no nvJitLink for sm_90a can be opened here, or None: cuda-bindings loads the library
+    at its first call, so having the bindings says nothing of having the library."""
+    try:
+        jit = nvrtc._bindings("nvjitlink")
+        jit.destroy(jit.create(2, ["-arch=sm_" + ARCH, "-lto"]))
+    except Exception as error:  # noqa: BLE001 - no libnvJitLink found, or one too old for sm_90a
+        first = (str(error).splitlines() or [""])[0]
+        return "no usable nvJitLink (%s: %s): pip install nvidia-nvjitlink" % (type(error).__name__, first)
     return None
 
 
@@ -141,12 +154,11 @@ def link(device, text):
 
 def _link_lto(fatbins, log):
     """The cubin nvJitLink makes of ``fatbins`` (LTO-IR), optimised across them as one unit."""
+    why = _nvjitlink_missing()
+    if why:
+        raise BuildError("could not be linked: " + why)
     jit = nvrtc._bindings("nvjitlink")
-    try:
-        handle = jit.create(2, ["-arch=sm_" + ARCH, "-lto"])
-    except Exception as error:  # noqa: BLE001 - no libnvJitLink found, or one too old for sm_90a
-        raise BuildError("could not be linked: no usable nvJitLink (%s: %s; pip install nvidia-nvjitlink)"
-                         % (type(error).__name__, error)) from None
+    handle = jit.create(2, ["-arch=sm_" + ARCH, "-lto"])
     try:
         try:
             for path in fatbins:
