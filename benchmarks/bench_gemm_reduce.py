@@ -68,7 +68,7 @@ def prepare(shape, case):
     want = REDUCE[reduce](chain(TORCH, F.linear(x.double(), w.double(), b.double())), -1)
     # The op's rows to reduce: one partial per 128 columns where the epilogue reduced them.
     partials = lambda: torch.ops.kernelwright.linear_program(  # noqa: E731
-        x, w, b, program.code, program.consts, [], [], *cache.parts(w), _epilogue_kernels.REDUCE_CODES[reduce])
+        x, w, b, program.code, program.consts, [], [], [], *cache.parts(w), _epilogue_kernels.REDUCE_CODES[reduce])
     row = {"shape": "%dx%dx%d" % shape, "case": case, "reduce": reduce, "ms": {}, "error": {}}
     return row, fns, want, lambda: partials().shape[1] == math.ceil(n / 128)
 

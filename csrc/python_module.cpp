@@ -85,7 +85,7 @@ using RmsNormBackwardSig =
 using LinearSig = Tensor(const Tensor&, const Tensor&, const OptTensor&, c10::string_view);
 using LinearProgramSig = Tensor(const Tensor&, const Tensor&, const OptTensor&, at::IntArrayRef,
                                 at::ArrayRef<double>, at::TensorList, at::TensorList,
-                                const OptTensor&, const OptTensor&, int64_t);
+                                at::TensorList, const OptTensor&, const OptTensor&, int64_t);
 using LinearBackwardSig = Tensor3(const Tensor&, const Tensor&, const Tensor&, const OptTensor&,
                                   const Tensor&, c10::string_view, std::array<bool, 3>);
 
@@ -563,30 +563,32 @@ PyObject* linear(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   END_HANDLE_TH_ERRORS
 }
 
-// linear_program(x, weight, bias, code, consts, columns, rows, weight_parts, weight_scales[,
-// reduce]), where no gradient is needed: the autograd registered from Python recomputes the
+// linear_program(x, weight, bias, code, consts, columns, rows, fulls, weight_parts,
+// weight_scales[, reduce]), where no gradient is needed: the autograd registered from Python recomputes the
 // product, so a call that records one takes the op path.
 PyObject* linear_program(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   HANDLE_TH_ERRORS
   Tensor bias, parts, scales;
   std::vector<int64_t> code;
   std::vector<double> consts;
-  std::vector<Tensor> columns, rows;
+  std::vector<Tensor> columns, rows, fulls;
   int64_t reduce = 0;
-  KW_REQUIRE((nargs == 9 || nargs == 10) && plain_tensor(args[0]) && plain_tensor(args[1]) &&
+  KW_REQUIRE((nargs == 10 || nargs == 11) && plain_tensor(args[0]) && plain_tensor(args[1]) &&
              optional_tensor(args[2], bias) && list_of(args[3], code, int_item) &&
              list_of(args[4], consts, float_item) && list_of(args[5], columns, tensor_item) &&
-             list_of(args[6], rows, tensor_item) && optional_tensor(args[7], parts) &&
-             optional_tensor(args[8], scales) && (nargs == 9 || int_item(args[9], reduce)));
+             list_of(args[6], rows, tensor_item) && list_of(args[7], fulls, tensor_item) &&
+             optional_tensor(args[8], parts) && optional_tensor(args[9], scales) &&
+             (nargs == 10 || int_item(args[10], reduce)));
   const Tensor& x = THPVariable_Unpack(args[0]);
   const Tensor& weight = THPVariable_Unpack(args[1]);
   bool grad = needs_autograd(x) || needs_autograd(weight) || needs_autograd(bias);
   for (const auto& v : columns) grad = grad || needs_autograd(v);
   for (const auto& v : rows) grad = grad || needs_autograd(v);
+  for (const auto& v : fulls) grad = grad || needs_autograd(v);
   if (grad) return not_implemented();
   return wrap_result([&] {
     return below_autograd<kLinearProgram, LinearProgramSig>(x, weight, optional(bias), code, consts,
-                                                            columns, rows, optional(parts),
+                                                            columns, rows, fulls, optional(parts),
                                                             optional(scales), reduce);
   });
   END_HANDLE_TH_ERRORS

@@ -15,8 +15,8 @@ TORCH_LIBRARY(kernelwright, m) {
       "Tensor? bias=None, str activation='none') -> Tensor");
   m.def(
       "linear_program(Tensor x, Tensor weight, Tensor? bias, int[] code, float[] consts, "
-      "Tensor[] columns, Tensor[] rows, Tensor? weight_parts, Tensor? weight_scales, "
-      "int reduce=0) -> Tensor");
+      "Tensor[] columns, Tensor[] rows, Tensor[] fulls, Tensor? weight_parts, "
+      "Tensor? weight_scales, int reduce=0) -> Tensor");
   m.def(
       "linear_backward(Tensor grad, Tensor x, Tensor weight, Tensor? bias, Tensor output, "
       "str activation, bool[3] output_mask) -> (Tensor, Tensor, Tensor)");

@@ -207,7 +207,7 @@ def test_opcheck_and_compile(device):
     c, r = vectors(64, 32, device, 5)
     p = E.compile(SMOOTH[5][1](E, E.result(), c, r))
     torch.library.opcheck(torch.ops.kernelwright.linear_program.default,
-                          (x, w, b, p.code, p.consts, p.columns, p.rows, None, None))
+                          (x, w, b, p.code, p.consts, p.columns, p.rows, p.fulls, None, None))
     compiled = torch.compile(lambda x: K.linear(x, w, b, epilogue=lambda y: E.gelu(y * E.column(c))), fullgraph=True)
     torch.testing.assert_close(compiled(x), F.gelu(F.linear(x, w, b) * c), rtol=1e-4, atol=1e-5)
 
@@ -220,12 +220,12 @@ def test_the_fast_path_serves_calls_without_gradients_and_declines_the_rest(devi
     x, w, b = make(33, 20, 16, torch.float32, device)
     c, r = vectors(33, 20, device, 4)
     p = E.compile(SMOOTH[5][1](E, E.result(), c, r))
-    args = (x, w, b, p.code, p.consts, p.columns, p.rows, None, None)
+    args = (x, w, b, p.code, p.consts, p.columns, p.rows, p.fulls, None, None)
     fast = ext.linear_program(*args)
     assert isinstance(fast, torch.Tensor)
     assert torch.equal(fast, torch.ops.kernelwright.linear_program.default(*args))
     assert ext.linear_program(x, w.requires_grad_(), *args[2:]) is NotImplemented
-    assert ext.linear_program(*args[:6], [r.requires_grad_()], None, None) is NotImplemented
+    assert ext.linear_program(*args[:6], [r.requires_grad_()], [], None, None) is NotImplemented
 
 
 @pytest.mark.cuda
@@ -300,8 +300,9 @@ def test_a_generated_kernel_builds(tmp_path, monkeypatch, reduce):
 
 @pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")
 def test_every_op_compiles_with_nvrtc():
-    """The code written for programs that use every op, every register, vectors of both kinds
-    and constants, with the op table (epilogue_ops.cuh), compiles for the GPU without one."""
+    """The code written for programs that use every op, every register, vectors of both kinds,
+    the full-size operand and constants, with the op table (epilogue_ops.cuh), compiles for the
+    GPU without one."""
     y = E.result()
     unary = ["neg", "abs", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tanh",
              "sigmoid", "erf", "relu", "floor", "ceil", "sign"]
@@ -311,7 +312,7 @@ def test_every_op_compiles_with_nvrtc():
     programs += [sum((getattr(E, name)(y, E.column(0) - 0.5 * i) for i, name in enumerate(binary[j:j + 6])),
                      E.result()) for j in range(0, len(binary), 6)]
     programs += [E.where(E.gt(y, E.row(0)), E.gelu(y), E.gelu(y, approximate="tanh")) / E.softplus(y, 2.0, 5.0)
-                 - E.column(1) * E.row(1)]
+                 - E.column(1) * E.row(1) + E.full(0)]
     used = set()
     for i, expr in enumerate(programs):
         code = E.compile(expr).code
@@ -319,7 +320,7 @@ def test_every_op_compiles_with_nvrtc():
         text = ('#include "kw/cuda/epilogue_ops.cuh"\n' + _epilogue_kernels.body(code) +
                 'extern "C" __global__ void run(float* y, const float* k) {\n'
                 '  const int i = threadIdx.x;\n'
-                '  y[i] = Body::apply(y[i], y[i + 1], y[i + 2], y[i + 3], y[i + 4], k);\n}\n')
+                '  y[i] = Body::apply(y[i], y[i + 1], y[i + 2], y[i + 3], y[i + 4], y[i + 5], k);\n}\n')
         ptx, meta = nvrtc._compile(text, "program%d.cu" % i, "run", [
             "--gpu-architecture=compute_90", "-std=c++17", "-I" + os.path.join(sources.find_csrc(), "include")], "run")
         assert meta["format"] == "ptx" and b".entry run" in ptx
@@ -419,10 +420,10 @@ def test_kernel_keys_name_the_code_and_variant():
     assert text.count("epilogue_apply(") == p.steps
     assert "w0" in text and "k[0]" in text and "k[1]" in text
     # Its shape: one column and one row vector read, nothing reduced; the GEMM's unit has no step.
-    assert _epilogue_kernels.shape(k) == ("fp16_scaled_data_parallel", 1, 1, 0)
+    assert _epilogue_kernels.shape(k) == ("fp16_scaled_data_parallel", 1, 1, 0, 0)
     unit = _epilogue_kernels.shape_source(_epilogue_kernels.shape(k))
     assert "LinearFp16Programmed<false, false, false, Epilogue>" in unit and "epilogue_apply" not in unit
-    assert "Frag const& c0, Frag const& w0," in unit and "kColumns = 1, kRows = 1, kReduce = 0" in unit
+    assert "Frag const& c0, Frag const& w0," in unit and "kColumns = 1, kRows = 1, kFulls = 0, kReduce = 0" in unit
     for bad in ("fp16_split4_stream_k:0,0,0,0,0", "fp16_scaled_stream_k:0,0,0,0"):
         with pytest.raises(ValueError, match="key"):
             _epilogue_kernels.parse_key(bad)
@@ -494,10 +495,10 @@ def test_bad_input_is_a_clear_error(device):
     c, r = vectors(4, 8, device, 2)
     op = torch.ops.kernelwright.linear_program.default
     cases = [
-        (lambda: op(x, w, b, [0, 0, 0, 0], [], [], [], None, None), ValueError, "code"),
-        (lambda: op(x, w, b, [99, 0, 0, 0, 0], [], [], [], None, None), ValueError, "code"),
-        (lambda: op(x, w, b, [0, 7, 0, 0, 0], [], [], [], None, None), ValueError, "code"),
-        (lambda: op(x, w, b, [0, 0, 8, 0, 0], [], [], [], None, None), ValueError, "code"),  # a constant not given
+        (lambda: op(x, w, b, [0, 0, 0, 0], [], [], [], [], None, None), ValueError, "code"),
+        (lambda: op(x, w, b, [99, 0, 0, 0, 0], [], [], [], [], None, None), ValueError, "code"),
+        (lambda: op(x, w, b, [0, 7, 0, 0, 0], [], [], [], [], None, None), ValueError, "code"),
+        (lambda: op(x, w, b, [0, 0, 9, 0, 0], [], [], [], [], None, None), ValueError, "code"),  # a constant not given
         (lambda: K.linear(x, w, b, epilogue=lambda y: y + E.column(c[:7])), ValueError, r"columns\[0\]"),
         (lambda: K.linear(x, w, b, epilogue=lambda y: y + E.row(r.long())), TypeError, r"rows\[0\]"),
         (lambda: K.linear(x, w, b, "relu", epilogue=lambda y: y), ValueError, "not both"),

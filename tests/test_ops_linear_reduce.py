@@ -56,7 +56,7 @@ def reduce_kernels():
 def _partials(x, w, b, program, code):
     """The op's rows to reduce: [m, ceil(n / 128)] where the kernel reduced, else [m, n]."""
     return torch.ops.kernelwright.linear_program(x, w, b, program.code, program.consts, list(program.columns),
-                                                 list(program.rows), None, None, code)
+                                                 list(program.rows), [], None, None, code)
 
 
 @pytest.mark.parametrize("reduce", sorted(REDUCE))
@@ -253,7 +253,7 @@ def test_opcheck_and_compile(device):
     x, w, b = make(64, 32, 48, torch.float32, device)
     p = _program(vectors(64, 32, device, 1)[0])
     torch.library.opcheck(torch.ops.kernelwright.linear_program.default,
-                          (x, w, b, p.code, p.consts, p.columns, p.rows, None, None, 1))
+                          (x, w, b, p.code, p.consts, p.columns, p.rows, [], None, None, 1))
     compiled = torch.compile(lambda x: K.linear(x, w, b, activation="relu", reduce="sum"), fullgraph=True)
     torch.testing.assert_close(compiled(x), torch.relu(F.linear(x, w, b)).sum(-1), rtol=1e-4, atol=1e-4)
 

@@ -38,6 +38,7 @@
 #include <ATen/ops/where.h>
 #include <ATen/ops/zeros.h>
 
+#include <cstdint>
 #include <string>
 
 #include "gemm_split.h"
@@ -63,8 +64,8 @@ void check_vector(const char* op, const char* arg, size_t j, const at::Tensor& t
 }  // namespace
 
 Epilogue parse_epilogue(const char* op, at::IntArrayRef code, at::ArrayRef<double> consts,
-                        at::TensorList columns, at::TensorList rows, int64_t reduce, int64_t m,
-                        int64_t n, const at::Tensor& like) {
+                        at::TensorList columns, at::TensorList rows, at::TensorList fulls,
+                        int64_t reduce, int64_t m, int64_t n, const at::Tensor& like) {
   const int64_t steps = static_cast<int64_t>(code.size()) / kFields;
   TORCH_CHECK_VALUE(code.size() % kFields == 0 && steps <= kEpilogueSteps, "kernelwright.", op,
                     "(): argument 'code' must hold five ints a step (op, dst, a, b, c), at most ",
@@ -75,6 +76,8 @@ Epilogue parse_epilogue(const char* op, at::IntArrayRef code, at::ArrayRef<doubl
   TORCH_CHECK_VALUE(columns.size() <= 2 && rows.size() <= 2, "kernelwright.", op,
                     "(): arguments 'columns' and 'rows' may hold two vectors each, but hold ",
                     num(columns.size()), " and ", num(rows.size()));
+  TORCH_CHECK_VALUE(fulls.size() <= 1, "kernelwright.", op,
+                    "(): argument 'fulls' may hold one tensor, but holds ", num(fulls.size()));
   TORCH_CHECK_VALUE(reduce >= 0 && reduce <= static_cast<int64_t>(EpilogueReduce::kLogSumExp),
                     "kernelwright.", op, "(): argument 'reduce' must be 0 (none), 1 (sum), 2 (max), "
                     "3 (min) or 4 (logsumexp), but is ", num(reduce));
@@ -107,6 +110,18 @@ Epilogue parse_epilogue(const char* op, at::IntArrayRef code, at::ArrayRef<doubl
     check_vector(op, "rows", j, rows[j], m, "row", like);
     e.rows.push_back(rows[j].contiguous());
   }
+  for (size_t j = 0; j < fulls.size(); ++j) {
+    const at::Tensor& f = fulls[j];
+    const std::string name = "fulls[" + std::to_string(j) + "]";
+    check_floating(op, name.c_str(), f);
+    TORCH_CHECK_VALUE(f.device() == like.device(), "kernelwright.", op, "(): argument '", name,
+                      "' is on ", f.device(), " but argument 'x' is on ", like.device(),
+                      "; tensors must be on the same device");
+    TORCH_CHECK_VALUE(f.dim() >= 1 && f.size(-1) == n && f.numel() == m * n, "kernelwright.", op,
+                      "(): argument '", name, "' must have the output's shape (", num(m), " rows of ",
+                      num(n), " columns), but has shape ", shape_str(f.sizes()));
+    e.fulls.push_back(f.dim() == 2 ? f : f.reshape({m, n}));
+  }
   return e;
 }
 
@@ -122,7 +137,11 @@ at::Tensor run_epilogue_aten(const at::Tensor& z, const Epilogue& e) {
   auto fetch = [&](int src) -> at::Tensor {
     if (src < kColumn0) return reg[src];
     if (src < kRow0) return vector(e.columns, src - kColumn0, true);
-    if (src < kConst) return vector(e.rows, src - kRow0, false);
+    if (src < kFull0) return vector(e.rows, src - kRow0, false);
+    if (src < kConst) {
+      const size_t j = static_cast<size_t>(src - kFull0);
+      return j < e.fulls.size() ? e.fulls[j].to(z.scalar_type()) : at::zeros({}, opts);
+    }
     // The kernel reads constants as float: so does its twin.
     return at::scalar_tensor(static_cast<double>(e.program.consts.v[src - kConst]), opts);
   };
@@ -196,8 +215,27 @@ at::Tensor finish_output(const at::Tensor& out, int64_t n, const Epilogue* e, bo
 }
 
 #ifdef KW_WITH_CUDA
+namespace {
+
+// Whether TMA can read f [m, n] in place as the epilogue's full-size operand of a GEMM whose
+// output has g.n columns: float32, unit column stride, rows of 16-byte multiples from a 16-byte
+// aligned start, and no padded output columns to read past the last row's end.
+bool full_readable(const at::Tensor& f, const GemmArgs& g, int64_t n) {
+  return g.n == n && f.scalar_type() == at::kFloat && f.stride(1) == 1 && f.stride(0) >= n &&
+         f.stride(0) % 4 == 0 && reinterpret_cast<uintptr_t>(f.data_ptr()) % 16 == 0;
+}
+
+}  // namespace
+
 at::Tensor attach_epilogue(GemmArgs& g, const Epilogue& e, int64_t n, const at::Tensor& like,
                            std::vector<at::Tensor>& held) {
+  for (const at::Tensor& f : e.fulls) {
+    if (!full_readable(f, g, n)) return at::Tensor();  // g.program stays null: the program runs after
+  }
+  if (!e.fulls.empty()) {
+    g.full = e.fulls[0].data_ptr<float>();
+    g.ld_full = e.fulls[0].stride(0);
+  }
   const bool reduced = e.program.reduce != 0 && g.n == n;
   g.program = reduced || e.program.reduce == 0 ? &e.program : &e.unreduced;
   for (size_t j = 0; j < e.columns.size(); ++j) {

@@ -291,11 +291,11 @@ at::Tensor linear_prepared(const at::Tensor& x, const at::Tensor& weight,
 at::Tensor linear_program(const at::Tensor& x, const at::Tensor& weight,
                           const std::optional<at::Tensor>& bias, at::IntArrayRef code,
                           at::ArrayRef<double> consts, at::TensorList columns, at::TensorList rows,
-                          const std::optional<at::Tensor>& weight_parts,
+                          at::TensorList fulls, const std::optional<at::Tensor>& weight_parts,
                           const std::optional<at::Tensor>& weight_scales, int64_t reduce) {
   check_linear_args("linear_program", x, weight, bias);
   const at::Tensor x2 = rows_of(x);
-  const Epilogue ep = parse_epilogue("linear_program", code, consts, columns, rows, reduce,
+  const Epilogue ep = parse_epilogue("linear_program", code, consts, columns, rows, fulls, reduce,
                                      x2.size(0), weight.size(0), x);
   TORCH_CHECK_VALUE(weight_parts.has_value() == weight_scales.has_value(),
                     "kernelwright.linear_program(): arguments 'weight_parts' and 'weight_scales' "

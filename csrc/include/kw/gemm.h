@@ -42,7 +42,8 @@ enum class SplitParts : int { kLeft3 = 0, kRight3 = 1, kHi = 2 };
 // A pointwise program the epilogue runs on each element after the bias, in fp32, instead of
 // the activation: a register machine whose instructions read any of four registers (r0 holds
 // acc + bias on entry, its value on exit is written), a constant, one of two per-column vectors
-// (indexed by n) or one of two per-row vectors (indexed by m), and write a register. Each
+// (indexed by n), one of two per-row vectors (indexed by m) or a full-size operand (indexed by
+// m and n: a residual, a gate), and write a register. Each
 // program is compiled into its own kernel on first use (kernelwright/ops/_epilogue_kernels.py
 // writes it as straight-line code, loaded through GemmKernel): an interpreter paid 12% of a
 // 1024 x 8192 x 8192 GEMM for one step and 94% for eight (H100, 2026-11-27), more than running
@@ -69,9 +70,11 @@ enum class EpilogueOp : int8_t {
   kCount
 };
 
-// Where an instruction reads: a register, a vector, or a constant (kConst + j: consts[j]).
+// Where an instruction reads: a register, a vector, the full-size operand, or a constant
+// (kConst + j: consts[j]). One full-size operand: each is a tile the epilogue stages in shared
+// memory, taken from the main loop's stages.
 enum EpilogueSource : int8_t {
-  kReg0 = 0, kReg1, kReg2, kReg3, kColumn0, kColumn1, kRow0, kRow1, kConst
+  kReg0 = 0, kReg1, kReg2, kReg3, kColumn0, kColumn1, kRow0, kRow1, kFull0, kConst
 };
 
 constexpr int kEpilogueRegisters = 4;
@@ -121,7 +124,7 @@ struct GemmArgs;
 // (kw_epilogue_link()). abi: kGemmAbi of the headers it was built from; key: the program and
 // variant it runs (epilogue_kernel_key); function: the kernel linked with the program's code,
 // a cudaKernel_t, which run launches.
-constexpr int kGemmAbi = 3;
+constexpr int kGemmAbi = 4;
 struct GemmKernel {
   int abi;
   const char* key;
@@ -154,12 +157,15 @@ struct GemmArgs {
   const float* c;
   int64_t ldc;
   // When set, the epilogue runs this program in place of `activation` (which must be kNone),
-  // reading columns[j] ([n] float32, 16-byte aligned, null: 0) and rows[j] ([m] float32), in
+  // reading columns[j] ([n] float32, 16-byte aligned, null: 0), rows[j] ([m] float32) and full, in
   // `kernel`, the program's compiled twin of the kernel these arguments pick.
   const EpilogueProgram* program;
   const GemmKernel* kernel;
   const float* columns[2];
   const float* rows[2];
+  // full: [m, n] float32 (row stride ld_full, 16-byte aligned rows), or null: 0.
+  const float* full;
+  int64_t ld_full;
   // program->reduce set: the kernel writes no d but each row's reduction over each output
   // tile's columns, partials[t * round_up(m, kFp16TileM) + r] for tile column t (the
   // ceil(n / kFp16TileN) of them) and row r; for kLogSumExp each is a (max, sum) pair, two floats.

@@ -48,7 +48,8 @@ at::Tensor linear_prepared(const at::Tensor& x, const at::Tensor& weight,
                            const at::Tensor& weight_parts, const at::Tensor& weight_scales,
                            const std::optional<at::Tensor>& bias, c10::string_view activation);
 // linear whose epilogue runs a pointwise program (kw::EpilogueProgram: `code` five ints a step,
-// `consts`, vectors along n in `columns` and along m in `rows`) on x @ weight^T + bias; from the
+// `consts`, vectors along n in `columns` and along m in `rows`, full-size operands of the
+// output's shape in `fulls`) on x @ weight^T + bias; from the
 // weight's conversion where weight_parts and weight_scales are given (linear_prepare_weight).
 // reduce (an EpilogueReduce, not 0): the result's rows are to be reduced, and the op returns
 // [rows, p] whose rows reduced the same way give the answer: the kernel's partials, one per
@@ -57,7 +58,7 @@ at::Tensor linear_prepared(const at::Tensor& x, const at::Tensor& weight,
 at::Tensor linear_program(const at::Tensor& x, const at::Tensor& weight,
                           const std::optional<at::Tensor>& bias, at::IntArrayRef code,
                           at::ArrayRef<double> consts, at::TensorList columns, at::TensorList rows,
-                          const std::optional<at::Tensor>& weight_parts,
+                          at::TensorList fulls, const std::optional<at::Tensor>& weight_parts,
                           const std::optional<at::Tensor>& weight_scales, int64_t reduce);
 // a [..., k] @ b [k, n]: checks its arguments, then calls kernelwright::linear(a, b^T).
 void check_matmul_args(const at::Tensor& a, const at::Tensor& b);

@@ -11,7 +11,8 @@ OPS = ("copy", "neg", "abs", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "r
        "where", "softplus")
 _CODE = {name: i for i, name in enumerate(OPS)}
 REGISTERS, STEPS, CONSTS = 4, 32, 24
-_COLUMN0, _ROW0, _CONST0 = 4, 6, 8  # kw::EpilogueSource
+_COLUMN0, _ROW0, _FULL0, _CONST0 = 4, 6, 8, 9  # kw::EpilogueSource
+LEAVES = ("column", "row", "full")  # the tensor leaves, in the order of their sources
 
 
 class EpilogueError(ValueError):
@@ -20,7 +21,8 @@ class EpilogueError(ValueError):
 
 class Expr:
     """A node of an epilogue expression. Leaves: the GEMM's result, a constant, a column or row
-    vector (``value`` is the tensor, or whatever a caller substitutes tensors for later)."""
+    vector or a full-size operand (``value`` is the tensor, or whatever a caller substitutes
+    tensors for later)."""
 
     __slots__ = ("op", "args", "value")
 
@@ -44,7 +46,8 @@ class Expr:
     def __ge__(self, o): return _node("ge", self, o)
 
     def leaves(self, kind):
-        """The values of this expression's ``kind`` leaves ('column' or 'row'), first use first."""
+        """The values of this expression's ``kind`` leaves ('column', 'row' or 'full'), first use
+        first."""
         found = []
         for e in _postorder(self):
             if e.op == kind and not any(v is e.value for v in found):
@@ -78,7 +81,7 @@ class Expr:
                 return result
             if e.op == "const":
                 return repr(e.value) if math.isfinite(e.value) else "float(%r)" % repr(e.value)
-            if e.op in ("column", "row"):
+            if e.op in LEAVES:
                 out = "%s.%s(%s)" % (module, e.op, name_of(e.value))
             elif e.op in _INFIX:
                 out = "(%s %s %s)" % (text(e.args[0]), _INFIX[e.op], text(e.args[1]))
@@ -116,12 +119,20 @@ def row(t):
     return Expr("row", (), t)
 
 
+def full(t):
+    """A value per output element (the GEMM's output shape: a residual, a gate); an int: a
+    placeholder, as for :func:`column`. The kernel stages it in shared memory as it reads the
+    GEMM's result; where it cannot (float32 rows 16-byte aligned, the output's columns
+    unpadded), the program runs after the GEMM."""
+    return Expr("full", (), t)
+
+
 def _wrap(v):
     if isinstance(v, Expr):
         return v
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise TypeError("an epilogue operand must be an epilogue expression or a Python number (wrap a "
-                        "tensor in column() or row()), got %s" % type(v).__name__)
+                        "tensor in column(), row() or full()), got %s" % type(v).__name__)
     return Expr("const", (), float(v))
 
 

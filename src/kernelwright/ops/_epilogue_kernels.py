@@ -16,7 +16,7 @@ import sys
 import threading
 
 from kernelwright.ops import _epilogue_build
-from kernelwright.ops._epilogue_expr import _COLUMN0, _CONST0, _ROW0, OPS, REGISTERS
+from kernelwright.ops._epilogue_expr import _COLUMN0, _CONST0, _FULL0, _ROW0, OPS, REGISTERS
 
 ENV_JIT = "KERNELWRIGHT_EPILOGUE_JIT"  # "0": never compile; programs run after the GEMM
 # Set while build_ahead runs its calls: they ask for their kernels without building them, in
@@ -67,13 +67,15 @@ def parse_key(k):
 
 def _operand(src, registers=("r0", "r1", "r2", "r3")):
     """How the generated code names a source: a register, c0/c1 (column vectors), w0/w1 (row
-    vectors), k[j] (constants)."""
+    vectors), f0 (the full-size operand), k[j] (constants)."""
     if src < REGISTERS:
         return registers[src]
     if src < _ROW0:
         return "c%d" % (src - _COLUMN0)
-    if src < _CONST0:
+    if src < _FULL0:
         return "w%d" % (src - _ROW0)
+    if src < _CONST0:
+        return "f%d" % (src - _FULL0)
     return "k[%d]" % (src - _CONST0)
 
 
@@ -94,8 +96,9 @@ def describe(code, reduce=0):
 
 def body(code, name="Body"):
     """The program as a function of one element, the struct ``name``'s apply: x (acc + bias), the
-    column vectors' values c0, c1, the row vectors' w0, w1, the constants k. Each step is one call
-    of epilogue_apply with its op a constant, which the compiler folds to that op's math."""
+    column vectors' values c0, c1, the row vectors' w0, w1, the full-size operand's f0, the
+    constants k. Each step is one call of epilogue_apply with its op a constant, which the
+    compiler folds to that op's math."""
     lines = ["float r0 = x, r1 = 0.0f, r2 = 0.0f, r3 = 0.0f;"]
     for s in range(0, len(code), 5):
         op, dst, a, b, c = code[s:s + 5]
@@ -103,61 +106,66 @@ def body(code, name="Body"):
                      % (dst, op, _operand(a), _operand(b), _operand(c), OPS[op]))
     lines.append("return r0;")
     return ("struct %s {\n" % name
-            + "  KW_EPILOGUE_FN static float apply(float x, float c0, float c1, float w0, float w1,\n"
+            + "  KW_EPILOGUE_FN static float apply(float x, float c0, float c1, float w0, float w1, float f0,\n"
             "                                    const float* k) {\n"
             + "".join("    %s\n" % line for line in lines)
             + "  }\n};\n")
 
 
-def vectors_read(code):
-    """(columns, rows): how many vectors of each kind the program reads (the first ones)."""
+def operands_read(code):
+    """(columns, rows, fulls): how many operands of each kind the program reads (the first
+    ones)."""
     srcs = [code[s + j] for s in range(0, len(code), 5) for j in (2, 3, 4)]
     columns = max([v - _COLUMN0 + 1 for v in srcs if _COLUMN0 <= v < _ROW0], default=0)
-    rows = max([v - _ROW0 + 1 for v in srcs if _ROW0 <= v < _CONST0], default=0)
-    return columns, rows
+    rows = max([v - _ROW0 + 1 for v in srcs if _ROW0 <= v < _FULL0], default=0)
+    fulls = max([v - _FULL0 + 1 for v in srcs if _FULL0 <= v < _CONST0], default=0)
+    return columns, rows, fulls
 
 
-def functor(columns, rows, reduce=0):
+def functor(columns, rows, fulls, reduce=0):
     """CUTLASS's compute functor for programs reading ``columns`` column and ``rows`` row
-    vectors: called on a fragment with the affine result, those vectors (the GEMM's visitor tree
-    holds those alone) and the constants, it runs Body::apply on each element; kReduce tells the
-    tree to reduce its rows (LinearEpilogue)."""
+    vectors and ``fulls`` full-size operands: called on a fragment with the affine result, those
+    operands (the GEMM's visitor tree holds those alone) and the constants, it runs Body::apply
+    on each element; kReduce tells the tree to reduce its rows (LinearEpilogue)."""
     params = (["Frag const& x"] + ["Frag const& c%d" % j for j in range(columns)]
-              + ["Frag const& w%d" % j for j in range(rows)] + ["typename Epilogue<T>::Arguments const& args"])
+              + ["Frag const& w%d" % j for j in range(rows)] + ["Frag const& f%d" % j for j in range(fulls)]
+              + ["typename Epilogue<T>::Arguments const& args"])
     operands = (["x[i]"] + ["c%d[i]" % j if j < columns else "0.0f" for j in range(2)]
-                + ["w%d[i]" % j if j < rows else "0.0f" for j in range(2)] + ["args.consts.v"])
+                + ["w%d[i]" % j if j < rows else "0.0f" for j in range(2)]
+                + ["f0[i]" if fulls else "0.0f", "args.consts.v"])
     return ("template <class T>\nstruct Epilogue {\n"
-            "  static constexpr int kColumns = %d, kRows = %d, kReduce = %d;\n"
+            "  static constexpr int kColumns = %d, kRows = %d, kFulls = %d, kReduce = %d;\n"
             "  struct Arguments {\n    kw::EpilogueConsts consts;\n  };\n};\n\n"
             "template <class T, int N>\nstruct Epilogue<cutlass::Array<T, N>> : Epilogue<T> {\n"
             "  using Frag = cutlass::Array<T, N>;\n"
             "  CUTLASS_HOST_DEVICE Frag operator()(%s) const {\n"
             "    Frag out;\n    CUTLASS_PRAGMA_UNROLL\n"
             "    for (int i = 0; i < N; ++i) out[i] = Body::apply(%s);\n"
-            "    return out;\n  }\n};\n" % (columns, rows, reduce, ", ".join(params), ", ".join(operands)))
+            "    return out;\n  }\n};\n" % (columns, rows, fulls, reduce, ", ".join(params), ", ".join(operands)))
 
 
 def shape(k):
-    """(variant, columns, rows, reduce): what of key ``k`` its GEMM kernel depends on."""
+    """(variant, columns, rows, fulls, reduce): what of key ``k`` its GEMM kernel depends on."""
     code, variant, reduce = parse_key(k)
-    return (variant,) + vectors_read(code) + (reduce,)
+    return (variant,) + operands_read(code) + (reduce,)
 
 
 def shape_name(sh):
-    variant, columns, rows, reduce = sh
-    return "%s, %d column and %d row vectors%s" % (variant, columns, rows,
-                                                    ", rows reduced by %s" % REDUCTIONS[reduce] if reduce else "")
+    variant, columns, rows, fulls, reduce = sh
+    return "%s, %d column and %d row vectors%s%s" % (
+        variant, columns, rows, ", a full-size operand" if fulls else "",
+        ", rows reduced by %s" % REDUCTIONS[reduce] if reduce else "")
 
 
 def shape_source(sh):
     """The unit of a shape's GEMM (kw/cuda/epilogue_linked.cuh): its kernel with KW_LINKED_DEVICE,
     its launch without."""
-    variant, columns, rows, reduce = sh
+    variant, columns, rows, fulls, reduce = sh
     promoted, sourced, stream_k = (("true" if v else "false") for v in variants()[variant])
     return ("// The GEMM of epilogue programs of shape %s, compiled by kernelwright\n"
             "// (kernelwright/ops/_epilogue_build.py); each program is linked into it.\n"
             "#include \"kw/cuda/epilogue_linked.cuh\"\n\nnamespace kw_shape {\n\nusing Body = kw::cuda::LinkedBody;\n\n"
-            % shape_name(sh) + functor(columns, rows, reduce) +
+            % shape_name(sh) + functor(columns, rows, fulls, reduce) +
             "\nusing Config = kw::cuda::LinearFp16Programmed<%s, %s, %s, Epilogue>;\n\n}  // namespace kw_shape\n\n"
             "#ifdef KW_LINKED_DEVICE\nKW_DEFINE_LINKED_EPILOGUE_KERNEL(kw_shape::Config)\n#else\n"
             "KW_EXPORT_LINKED_EPILOGUE_LAUNCHER(kw_shape::Config)\n#endif\n" % (promoted, sourced, stream_k))
@@ -168,8 +176,8 @@ def program_source(code):
     return ("// The GEMM epilogue program %s, compiled by kernelwright (kernelwright/ops/_epilogue_kernels.py).\n"
             "#include \"kw/cuda/epilogue_ops.cuh\"\n\nnamespace {\n\n" % describe(code) + body(code) +
             "\n}  // namespace\n\nextern \"C\" __device__ float kw_epilogue_body(float x, float c0, float c1, float w0, float w1,\n"
-            "                                             const float* k) {\n"
-            "  return Body::apply(x, c0, c1, w0, w1, k);\n}\n")
+            "                                             float f0, const float* k) {\n"
+            "  return Body::apply(x, c0, c1, w0, w1, f0, k);\n}\n")
 
 
 def build(k):

@@ -3,28 +3,28 @@
 
 import torch
 
-from kernelwright.ops._epilogue_expr import (_CODE, _COLUMN0, _CONST0, _ROW0, CONSTS, OPS, REGISTERS, STEPS,
-                                             EpilogueError, Expr, _postorder, _wrap, result)
+from kernelwright.ops._epilogue_expr import (_CODE, _COLUMN0, _CONST0, _FULL0, _ROW0, CONSTS, LEAVES, OPS,
+                                             REGISTERS, STEPS, EpilogueError, Expr, _postorder, _wrap, result)
 
 
 class Program:
     """An expression compiled for the epilogue: ``code`` (five ints a step: op, destination
-    register, three sources), ``consts``, and the vectors its sources read.
+    register, three sources), ``consts``, and the vectors and full-size operands its sources read.
 
     Compiling takes Python time on every call; a chain run many times is compiled once with
-    placeholders, ``column(0)``, ``row(0)`` ..., and given its tensors at each call with
-    :meth:`bind` (as the optimizer's emitted modules do)."""
+    placeholders, ``column(0)``, ``row(0)``, ``full(0)`` ..., and given its tensors at each call
+    with :meth:`bind` (as the optimizer's emitted modules do)."""
 
-    def __init__(self, code, consts, columns, rows):
-        self.code, self.consts, self.columns, self.rows = code, consts, columns, rows
+    def __init__(self, code, consts, columns, rows, fulls=()):
+        self.code, self.consts, self.columns, self.rows, self.fulls = code, consts, columns, rows, list(fulls)
 
     @property
     def steps(self):
         return len(self.code) // 5
 
-    def bind(self, columns=(), rows=()):
+    def bind(self, columns=(), rows=(), fulls=()):
         """The program reading ``columns[i]`` where it was compiled with ``column(i)`` (and rows
-        likewise)."""
+        and full-size operands likewise)."""
         def place(held, given, kind):
             if any(type(h) is not int for h in held) or any(h >= len(given) for h in held):
                 raise EpilogueError("bind(): the program reads %s vectors %r; give them as %ss=[...] in "
@@ -32,13 +32,13 @@ class Program:
             return [given[h] for h in held]
 
         return Program(self.code, self.consts, place(self.columns, list(columns), "column"),
-                       place(self.rows, list(rows), "row"))
+                       place(self.rows, list(rows), "row"), place(self.fulls, list(fulls), "full"))
 
     def apply(self, z):
         """The program run on ``z`` [m, n] with torch ops (its twin, as where no kernel runs it),
         reading the vectors it holds: for a value no GEMM computes, such as the rows a GEMM's
         epilogue reduced."""
-        return evaluate(self.code, self.consts, z, list(self.columns), list(self.rows))
+        return evaluate(self.code, self.consts, z, list(self.columns), list(self.rows), list(self.fulls))
 
 
 class _OutOfRegisters(EpilogueError):
@@ -59,10 +59,12 @@ def compile(expr):  # noqa: A001 (what it does)
 
 
 def _compile(expr, order):
-    columns, rows = expr.leaves("column"), expr.leaves("row")
+    columns, rows, fulls = (expr.leaves(kind) for kind in LEAVES)
     for kind, found in (("column", columns), ("row", rows)):
         if len(found) > 2:
             raise EpilogueError("an epilogue reads at most two %s vectors, this one reads %d" % (kind, len(found)))
+    if len(fulls) > 1:
+        raise EpilogueError("an epilogue reads at most one full-size operand, this one reads %d" % len(fulls))
     consts = []
     last_use = {}
     for i, e in enumerate(order):
@@ -83,12 +85,14 @@ def _compile(expr, order):
             return _COLUMN0 + next(j for j, v in enumerate(columns) if v is e.value)
         if e.op == "row":
             return _ROW0 + next(j for j, v in enumerate(rows) if v is e.value)
+        if e.op == "full":
+            return _FULL0
         return where_is[id(e)]
 
     if any(e.op == "result" for e in order):
         where_is[id(next(e for e in order if e.op == "result"))] = free.pop(0)
     for i, e in enumerate(order):
-        if e.op in ("result", "const", "column", "row"):
+        if e.op in ("result", "const") + LEAVES:
             continue
         srcs = [source(a) for a in e.args]
         for a in set(e.args):  # operands read for the last time here: their registers are free
@@ -105,7 +109,7 @@ def _compile(expr, order):
         code += [_CODE["copy"], 0, final, 0, 0]
     if len(code) // 5 > STEPS:
         raise EpilogueError("the epilogue takes %d steps, at most %d fit" % (len(code) // 5, STEPS))
-    return Program(code, consts, columns, rows)
+    return Program(code, consts, columns, rows, fulls)
 
 
 _TORCH = {
@@ -129,15 +133,16 @@ _TORCH = {
 }
 
 
-def evaluate(code, consts, z, columns, rows):
+def evaluate(code, consts, z, columns, rows, fulls=()):
     """The program run with torch ops on z [m, n] in z's dtype (differentiable): the twin of the
-    kernel's interpreter that autograd goes through."""
+    kernel's interpreter that autograd goes through; each of ``fulls`` has z's elements."""
     # Numbers are filled in on z's device: a tensor made from a host number there waits for the
     # work queued before it (a GEMM whose reduced rows z is), and each op after would wait too.
     zero = z.new_zeros(())
     regs = [z] + [zero] * (REGISTERS - 1)
     vectors = [c.to(z.dtype).view(1, -1) for c in columns] + [zero] * (2 - len(columns))
     vectors += [r.to(z.dtype).view(-1, 1) for r in rows] + [zero] * (2 - len(rows))
+    vectors += [f.to(z.dtype).reshape(z.shape) for f in fulls] + [zero] * (1 - len(fulls))
     # Constants as the kernel reads them: float32.
     constants = [z.new_full((), float(torch.tensor(v, dtype=torch.float32))) for v in consts]
 
@@ -161,7 +166,7 @@ def _canonical(root):
     for e in _postorder(root):
         if e.op == "const":
             key = ("const", e.value)
-        elif e.op in ("column", "row"):
+        elif e.op in LEAVES:
             key = (e.op, id(e.value))
         else:
             key = (e.op,) + tuple(id(done[id(a)]) for a in e.args)

@@ -9,13 +9,14 @@ kernel the first time a call needs it: nvcc compiles the GEMM once per shape of 
 :func:`build` compiles ahead of time, in parallel. Until its kernel is
 loaded a call runs the GEMM, then the program: the same result. Programs differing only in
 their constants share a kernel. Operands: Python numbers, ``column(t)`` (a value per output
-column, shape [out_features]: a bias, a per-feature scale) and ``row(t)`` (a value per row of
-the output, shape [rows]). Where the Hopper kernels do not run (other GPUs, the CPU, float64),
+column, shape [out_features]: a bias, a per-feature scale), ``row(t)`` (a value per row of
+the output, shape [rows]) and ``full(t)`` (one tensor of the output's shape: a residual, a gate,
+staged tile by tile through shared memory beside the GEMM's result). Where the Hopper kernels do not run (other GPUs, the CPU, float64),
 the same program runs with ATen ops on the GEMM's result.
 """
 
 from kernelwright.ops._epilogue_expr import (CONSTS, OPS, REGISTERS, STEPS, EpilogueError, Expr,  # noqa: F401
-                                             _node, _wrap, column, result, row)
+                                             _node, _wrap, column, full, result, row)
 from kernelwright.ops._common import ext
 from kernelwright.ops import _epilogue_kernels
 from kernelwright.ops._epilogue_program import Program, compile, evaluate  # noqa: F401

@@ -96,7 +96,7 @@ def _linear_reduced(x, weight, bias, activation, epilogue, reduce, cache, after)
     else:
         program = _as_program(epilogue, activation)
     programs = [None] if after is None else [_after_program(a) for a in after]
-    tensors = [x, weight, bias, *program.columns, *program.rows]
+    tensors = [x, weight, bias, *program.columns, *program.rows, *program.fulls]
     shape = x.shape[:-1]
     if torch.is_grad_enabled() and any(isinstance(t, torch.Tensor) and t.requires_grad for t in tensors):
         # The whole result written, then reduced by torch, so that autograd sees both.
@@ -127,7 +127,7 @@ def linear_program(x, weight, bias, program, cache=None, reduce=0):
     if parts is None:
         parts = (None, None)
     out = run(ext.linear_program, _program_op, x, weight, bias, program.code, program.consts,
-              list(program.columns), list(program.rows), *parts, reduce)
+              list(program.columns), list(program.rows), list(program.fulls), *parts, reduce)
     if x.is_cuda and not torch.compiler.is_compiling():
         _epilogue_kernels.serve_wanted(ext)  # the program's kernel, for the calls after this one
     return out
@@ -220,9 +220,9 @@ def _(x, weight, weight_parts, weight_scales, bias=None, activation="none"):
 
 
 @torch.library.register_fake("kernelwright::linear_program")
-def _(x, weight, bias, code, consts, columns, rows, weight_parts, weight_scales, reduce=0):
+def _(x, weight, bias, code, consts, columns, rows, fulls, weight_parts, weight_scales, reduce=0):
     _check("linear_program", x, weight, bias, "none")
-    for name, vectors in (("columns", columns), ("rows", rows)):
+    for name, vectors in (("columns", columns), ("rows", rows), ("fulls", fulls)):
         for j, v in enumerate(vectors):
             check_floating("linear_program", "%s[%d]" % (name, j), v)
     if reduce:  # partials per row: one per tile of columns, or the whole row, as the kernel runs
@@ -231,9 +231,9 @@ def _(x, weight, bias, code, consts, columns, rows, weight_parts, weight_scales,
 
 
 def _setup_program(ctx, inputs, output):
-    x, weight, bias, code, consts, columns, rows = inputs[:7]
-    ctx.save_for_backward(x, weight, bias, *columns, *rows)
-    ctx.program = (code, consts, len(columns))
+    x, weight, bias, code, consts, columns, rows, fulls = inputs[:8]
+    ctx.save_for_backward(x, weight, bias, *columns, *rows, *fulls)
+    ctx.program = (code, consts, len(columns), len(rows))
     # The gradients mirror the inputs' structure: an empty list (consts) is a list of tensors.
     ctx.shapes = [isinstance(v, list) and all(isinstance(t, torch.Tensor) for t in v) for v in inputs]
 
@@ -241,23 +241,27 @@ def _setup_program(ctx, inputs, output):
 def _backward_program(ctx, grad):
     """Recomputes the GEMM's result and differentiates the program's torch twin: the forward
     kept neither, having written only the output."""
-    code, consts, n_columns = ctx.program
-    x, weight, bias, *vectors = ctx.saved_tensors
+    code, consts, n_columns, n_rows = ctx.program
+    x, weight, bias, *operands = ctx.saved_tensors
     needs = ctx.needs_input_grad  # a list of flags for each Tensor[] argument
-    n_rows = len(vectors) - n_columns
-    column_needs, row_needs = (_flags(needs[i], k) for i, k in ((5, n_columns), (6, n_rows)))
-    wanted = [needs[0], needs[1], bias is not None and needs[2]] + column_needs + row_needs
+    n_fulls = len(operands) - n_columns - n_rows
+    column_needs, row_needs, full_needs = (_flags(needs[i], k) for i, k in ((5, n_columns), (6, n_rows), (7, n_fulls)))
+    wanted = [needs[0], needs[1], bias is not None and needs[2]] + column_needs + row_needs + full_needs
     with torch.enable_grad():
         leaves = [t.detach().requires_grad_(w) if t is not None else None
-                  for t, w in zip([x, weight, bias] + vectors, wanted)]
+                  for t, w in zip([x, weight, bias] + operands, wanted)]
         lx, lw, lb, *lv = leaves
         z = torch.nn.functional.linear(lx, lw, lb).reshape(-1, weight.shape[0])
-        y = _epilogue.evaluate(code, consts, z, lv[:n_columns], [v.reshape(-1) for v in lv[n_columns:]])
+        columns, rows, fulls = lv[:n_columns], lv[n_columns:n_columns + n_rows], lv[n_columns + n_rows:]
+        y = _epilogue.evaluate(code, consts, z, columns, [v.reshape(-1) for v in rows], fulls)
         inputs = [t for t, w in zip(leaves, wanted) if w]
         found = iter(torch.autograd.grad(y, inputs, grad.reshape(y.shape), allow_unused=True) if inputs else [])
     grads = [next(found) if w else None for w in wanted]
     gx, gw, gb, gv = grads[0], grads[1], grads[2], grads[3:]
-    out = [gx, gw, gb, None, None, gv[:n_columns], gv[n_columns:], None, None]
+    # No entry for reduce: a call that records a gradient leaves it at its default (linear's
+    # twin), and an argument left at its default is not among the inputs autograd matches.
+    out = [gx, gw, gb, None, None, gv[:n_columns], gv[n_columns:n_columns + n_rows], gv[n_columns + n_rows:],
+           None, None]
     return tuple(g if not listed or g is not None else [] for g, listed in zip(out, ctx.shapes))
 
 

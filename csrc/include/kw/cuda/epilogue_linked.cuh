@@ -1,7 +1,7 @@
 // A GEMM epilogue program's kernel, built in two parts (kernelwright/ops/_epilogue_link.py).
 //
 // Instantiating the CUTLASS kernel is nearly all of a build (about 45 s of nvcc), and it depends
-// on the program only through its shape: the variant, how many vectors it reads, what it does
+// on the program only through its shape: the variant, how many operands it reads, what it does
 // with its rows. So the unit of a shape is compiled once, with KW_LINKED_DEVICE into LTO-IR
 // holding the kernel (KW_DEFINE_LINKED_EPILOGUE_KERNEL), without it into a library holding the
 // launch and nothing for the device (KW_EXPORT_LINKED_EPILOGUE_LAUNCHER); the program, a
@@ -21,8 +21,9 @@
 #include "kw/cuda/linear_sm90.cuh"
 
 // The program: the value of one element from x (the GEMM's result and bias), the column vectors'
-// values c0, c1, the row vectors' w0, w1 and the constants k (kw::EpilogueConsts).
-extern "C" __device__ float kw_epilogue_body(float x, float c0, float c1, float w0, float w1,
+// values c0, c1, the row vectors' w0, w1, the full-size operand's f0 and the constants k
+// (kw::EpilogueConsts).
+extern "C" __device__ float kw_epilogue_body(float x, float c0, float c1, float w0, float w1, float f0,
                                              const float* k);
 
 namespace kw {
@@ -38,9 +39,10 @@ using LinearFp16Programmed =
 // What kw_epilogue_body is to the functor: the device calls the linked program; the host, which
 // never runs an epilogue, has no use for it.
 struct LinkedBody {
-  KW_EPILOGUE_FN static float apply(float x, float c0, float c1, float w0, float w1, const float* k) {
+  KW_EPILOGUE_FN static float apply(float x, float c0, float c1, float w0, float w1, float f0,
+                                    const float* k) {
 #ifdef __CUDA_ARCH__
-    return kw_epilogue_body(x, c0, c1, w0, w1, k);
+    return kw_epilogue_body(x, c0, c1, w0, w1, f0, k);
 #else
     return x;
 #endif

@@ -69,33 +69,44 @@ struct LinearActivation<cutlass::Array<T, N>> {
 // before the bias, in fp32. Sourced: c, the cross products of the split summed apart (see
 // launch_split_gemm), is added to acc before the scales: d = act((acc + c) * a_scale * b_scale
 // + bias). Program (not NoProgram): a compiled pointwise program (kw::EpilogueProgram) takes the
-// activation's place, reading Program<float>::kColumns vectors along n and kRows along m: the
-// tree holds a broadcast node for each vector the program reads and none for the others, since
-// each costs loads and a barrier per tile. Program<Array<float, N>> is the compute functor,
-// called with the affine result, the vectors and its Arguments (the program's constants).
+// activation's place, reading Program<float>::kColumns vectors along n, kRows along m and kFulls
+// full-size operands: the tree holds a node for each operand the program reads and none for the
+// others, since each costs loads and a barrier per tile (a full-size one, shared memory too).
+// Program<Array<float, N>> is the compute functor, called with the affine result, the operands
+// and its Arguments (the program's constants).
 template <class T>
 struct NoProgram {
-  static constexpr int kColumns = 0, kRows = 0, kReduce = 0;
+  static constexpr int kColumns = 0, kRows = 0, kFulls = 0, kReduce = 0;
 };
 
 template <template <class> class Program>
 constexpr bool kProgrammed = !cute::is_same_v<Program<float>, NoProgram<float>>;
 
 // The visitor tree of a program's node: Op over the affine result, then Col repeated once for
-// each index of ColSeq, and Row for each of RowSeq.
+// each index of ColSeq, Row for each of RowSeq and Full for each of FullSeq.
 template <class T, size_t>
 struct Repeated {
   using type = T;
 };
 
-template <class Op, class Affine, class Col, class Row, class ColSeq, class RowSeq>
+template <class Op, class Affine, class Col, class Row, class Full, class ColSeq, class RowSeq,
+          class FullSeq>
 struct ProgramTree;
 
-template <class Op, class Affine, class Col, class Row, size_t... I, size_t... J>
-struct ProgramTree<Op, Affine, Col, Row, std::index_sequence<I...>, std::index_sequence<J...>> {
+template <class Op, class Affine, class Col, class Row, class Full, size_t... I, size_t... J,
+          size_t... F>
+struct ProgramTree<Op, Affine, Col, Row, Full, std::index_sequence<I...>, std::index_sequence<J...>,
+                   std::index_sequence<F...>> {
   using type = cutlass::epilogue::fusion::Sm90EVT<Op, Affine, typename Repeated<Col, I>::type...,
-                                                  typename Repeated<Row, J>::type...>;
+                                                  typename Repeated<Row, J>::type...,
+                                                  typename Repeated<Full, F>::type...>;
 };
+
+// The epilogue schedule of every LinearSm90 kernel, and the C stages of the one that both adds a
+// source and reduces rows (LinearSm90::ReducingSourced): a full-size operand is staged in the
+// epilogue's C pipeline, so its stages are that pipeline's.
+using LinearEpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
+constexpr int kReducingSourcedStagesC = 3;
 
 // A row reduction of the program's result over each output tile's columns (Program<float>::
 // kReduce, an EpilogueReduce), each tile's partials written to GemmArgs::partials: CUTLASS's
@@ -230,11 +241,26 @@ struct LinearEpilogue {
   using PerRow = AScale;     // a float per m: CUTLASS's column broadcast
   using Columns = std::make_index_sequence<Program<float>::kColumns>;
   using Rows = std::make_index_sequence<Program<float>::kRows>;
+  using Fulls = std::make_index_sequence<Program<float>::kFulls>;
 
   static constexpr int kReduce = Program<float>::kReduce;
+  // A float per (m, n), row-major, brought into shared memory by TMA a subtile ahead, as a
+  // source C is. The descriptor repeats what CUTLASS's epilogue builder derives from the same
+  // types (its D element is float here, stored or, rows reduced, the partials'), so the subtile
+  // and the stages match the collective's.
+  using Descriptor = cutlass::epilogue::collective::detail::EpilogueDescriptor<
+      TileShape, cutlass::epilogue::collective::EpilogueTileAuto, ElementC, float,
+      LinearEpilogueSchedule>;
+  using FullDescriptor = cutlass::epilogue::collective::detail::AuxLoadDescriptor<
+      Descriptor, cutlass::layout::RowMajor, float>;
+  static constexpr int kFullStages =
+      Sourced && kReduce != 0 ? kReducingSourcedStagesC : Descriptor::StagesC;
+  using PerElement = cutlass::epilogue::fusion::Sm90AuxLoad<
+      kFullStages, typename Descriptor::EpilogueTile, float, typename FullDescriptor::Stride,
+      typename FullDescriptor::SmemLayoutAtom, typename FullDescriptor::CopyOpS2R>;
   using ProgramNode =
-      typename ProgramTree<Compute<Program, ElementD>, Affine, PerColumn, PerRow,
-                           Columns, Rows>::type;
+      typename ProgramTree<Compute<Program, ElementD>, Affine, PerColumn, PerRow, PerElement,
+                           Columns, Rows, Fulls>::type;
   using Callbacks = cute::conditional_t<
       Programmed,
       cute::conditional_t<kReduce != 0, Node<RowPartials<kReduce, TileShape>, ProgramNode>,
@@ -254,19 +280,24 @@ struct LinearEpilogue {
     }
   }
 
-  template <size_t... I, size_t... J>
+  template <size_t... I, size_t... J, size_t... F>
   static typename ProgramNode::Arguments program_arguments(const GemmArgs& g, std::index_sequence<I...>,
-                                                         std::index_sequence<J...>) {
+                                                         std::index_sequence<J...>,
+                                                         std::index_sequence<F...>) {
+    const typename FullDescriptor::Stride full_stride =
+        cute::make_stride(g.ld_full, cute::Int<1>{}, int64_t{0});
     return {affine(g), typename PerColumn::Arguments{g.columns[I]}...,
-            typename PerRow::Arguments{g.rows[J]}..., {g.program->consts}};
+            typename PerRow::Arguments{g.rows[J]}...,
+            typename PerElement::Arguments{(static_cast<void>(F), g.full), 0.0f, full_stride}...,
+            {g.program->consts}};
   }
 
   static typename Callbacks::Arguments arguments(const GemmArgs& g) {
     if constexpr (kReduce != 0) {
-      return {program_arguments(g, Columns{}, Rows{}),
+      return {program_arguments(g, Columns{}, Rows{}, Fulls{}),
               RowPartials<kReduce, TileShape>::arguments(g.partials)};
     } else if constexpr (Programmed) {
-      return program_arguments(g, Columns{}, Rows{});
+      return program_arguments(g, Columns{}, Rows{}, Fulls{});
     } else {
       return {affine(g), {g.activation}};
     }
@@ -291,7 +322,7 @@ struct LinearSm90 {
   static constexpr int kAlignAB = 16 / sizeof(ElementAB);
   static constexpr int kAlignD = 16 / sizeof(ElementD);
   using Schedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
-  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
+  using EpilogueSchedule = LinearEpilogueSchedule;
 
   using Fusion = LinearEpilogue<ElementD, TileShape, RowScaled, Sourced, Program>;
   using BuiltEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
@@ -304,7 +335,7 @@ struct LinearSm90 {
   // main loop drops from 5 stages to 4. Fewer source stages give it back.
   using E = BuiltEpilogue;
   using ReducingSourced = cutlass::epilogue::collective::CollectiveEpilogue<
-      cutlass::epilogue::Sm90TmaWarpSpecialized<3, 1, E::DispatchPolicy::FragmentSize,
+      cutlass::epilogue::Sm90TmaWarpSpecialized<kReducingSourcedStagesC, 1, E::DispatchPolicy::FragmentSize,
                                                 E::DispatchPolicy::ReuseSmemC, E::DispatchPolicy::DelayTmaStore>,
       typename E::CtaTileMNK, typename E::EpilogueTile, typename E::ElementC, typename E::StrideC,
       typename E::ElementD, typename E::StrideD, typename E::FusionCallbacks, typename E::CopyOpG2S,
