@@ -15,7 +15,7 @@ staged tile by tile through shared memory beside the GEMM's result). Where the H
 the same program runs with ATen ops on the GEMM's result.
 """
 
-from kernelwright.ops._epilogue_expr import (CONSTS, OPS, REGISTERS, STEPS, EpilogueError, Expr,  # noqa: F401
+from kernelwright.ops._epilogue_expr import (CONSTS, LEAVES, OPS, REGISTERS, STEPS, EpilogueError, Expr,  # noqa: F401
                                              _node, _wrap, column, full, result, row)
 from kernelwright.ops._common import ext
 from kernelwright.ops import _epilogue_kernels

@@ -54,13 +54,14 @@ def broadcast_kind(shape, out):
 
 
 def leaf(node, out):
-    """An input of the group as the epilogue reads it: a value per column or row, or one value."""
+    """An input of the group as the epilogue reads it: a value per column or row, one value, or
+    one per element (a full-size operand, read beside the GEMM's result)."""
     val = meta(node)
     if not isinstance(val, torch.Tensor) or val.dtype != torch.float32:
         raise Unsupported("%s is not a float32 tensor" % node.name)
     kind = broadcast_kind(val.shape, out)
-    if kind in ("full", None):
-        raise Unsupported("%s is a full-size operand" % node.name if kind else "%s does not broadcast" % node.name)
+    if kind is None:
+        raise Unsupported("%s does not broadcast" % node.name)
     return E.Expr(kind if kind != "scalar" else "column", (), (node, kind))
 
 

@@ -6,10 +6,10 @@ the epilogue (``linear(..., reduce=...)``; ``epilogue_reduce``), so that the GEM
 never written; the group's ops on the reduced rows, if any, run after it on those few values.
 
 ``candidates`` finds the (GEMM, group) pairs and translates each group into an epilogue
-expression (``kernelwright.ops.epilogue``; ``epilogue_translate``) whose vectors are the group's other inputs, each read
-as a value per column or per row of the GEMM's result; a group with a full-size operand, an op
-the epilogue lacks, or a dtype other than float32 stays a kernel of its own, and the decision
-says why. ``tune`` times each candidate against the GEMM and the group apart, in the same run,
+expression (``kernelwright.ops.epilogue``; ``epilogue_translate``) whose operands are the group's
+other inputs, each read as a value per column or per row of the GEMM's result, or one per element
+(a residual: at most one such full-size operand); a group with more, an op the epilogue lacks, or
+a dtype other than float32 stays a kernel of its own, and the decision says why. ``tune`` times each candidate against the GEMM and the group apart, in the same run,
 and keeps it only where it is correct and faster.
 """
 
@@ -35,7 +35,7 @@ class Fusion:
     gemm: torch.fx.Node  # mm(a, b) or addmm(bias, a, b)
     views: list  # ATen views from the GEMM's result to what the group reads, last first
     group: Group
-    expr: E.Expr  # its vector leaves hold (FX node, "column" | "row" | "scalar" | "scalar-row")
+    expr: E.Expr  # its tensor leaves hold (FX node, "column" | "row" | "scalar" | "scalar-row" | "full")
     held_weight: bool  # b is a parameter or buffer: its conversion is kept between calls
     reduce: str = None  # "sum", "mean", "amax", "amin", "logsumexp": expr reduced over its last dim
     # With reduce: each output of the group as an expression of the reduced rows (result()) and
@@ -52,12 +52,12 @@ class Fusion:
         return self.gemm.args[0], self.gemm.args[1], None
 
     def _placeholders(self):
-        """The expression with vector i of each kind read as a placeholder, and the leaves in
-        that order: compiled once, bound to the tensors at each call."""
-        columns, rows = self.expr.leaves("column"), self.expr.leaves("row")
-        slot = {id(v): E.column(i) for i, v in enumerate(columns)}
-        slot.update({id(v): E.row(i) for i, v in enumerate(rows)})
-        return self.expr.replace(lambda e: slot.get(id(e.value)) if e.op in ("column", "row") else None), columns, rows
+        """The expression with operand i of each kind read as a placeholder, and the leaves of
+        each kind (columns, rows, fulls) in that order: compiled once, bound to the tensors at
+        each call."""
+        leaves = [self.expr.leaves(kind) for kind in E.LEAVES]  # in the order Program.bind takes them
+        slot = {id(v): make(i) for make, found in zip((E.column, E.row, E.full), leaves) for i, v in enumerate(found)}
+        return (self.expr.replace(lambda e: slot.get(id(e.value)) if e.op in E.LEAVES else None),) + tuple(leaves)
 
     @functools.cached_property
     def program(self):
@@ -84,9 +84,10 @@ class Fusion:
 
         a, b, bias = self.operands
         mn = tuple(meta(self.gemm).shape)
-        _, columns, rows = self._placeholders()
+        _, columns, rows, fulls = self._placeholders()
         program = self.program.bind(columns=[_vector(values[v[0]], v[1], mn) for v in columns],
-                                    rows=[_vector(values[v[0]], v[1], mn) for v in rows])
+                                    rows=[_vector(values[v[0]], v[1], mn) for v in rows],
+                                    fulls=[values[v[0]] for v in fulls])
         out = K.linear(values[a], values[b].t(), values[bias] if bias is not None else None, cache=cache,
                        epilogue=program, reduce=self.reduce,
                        after=self.after_programs if self.after is not None else None)
@@ -105,9 +106,10 @@ class Fusion:
         values = dict(zip(self.gemm.args, gemm_args))
         a, b, bias = self.operands
         m, n = meta(self.gemm).shape
-        _, columns, rows = self._placeholders()
+        _, columns, rows, fulls = self._placeholders()
         x = values[a]
-        program = self.program.bind(columns=[x.new_zeros(n)] * len(columns), rows=[x.new_zeros(m)] * len(rows))
+        program = self.program.bind(columns=[x.new_zeros(n)] * len(columns), rows=[x.new_zeros(m)] * len(rows),
+                                    fulls=[x.new_zeros(m, n)] * len(fulls))
         return _epilogue_kernels.build_ahead(
             lambda: K.linear(x, values[b].t(), values[bias] if bias is not None else None, cache=cache,
                              epilogue=program, reduce=self.reduce), ext)
@@ -131,10 +133,10 @@ class Fusion:
         """The emitted forward's statements that compute the group's outputs."""
         a, b, bias = self.operands
         mn = tuple(meta(self.gemm).shape)
-        _, columns, rows = self._placeholders()
+        _, columns, rows, fulls = self._placeholders()
         cache = ", cache=_kw.weight_cache(self, %r, _K.WeightCache)" % self.gemm.name if self.held_weight else ""
         bound = ", ".join("%s=[%s]" % (kind, ", ".join(_vector_source(name_of(v[0]), v[1], mn) for v in vs))
-                          for kind, vs in (("columns", columns), ("rows", rows)) if vs)
+                          for kind, vs in (("columns", columns), ("rows", rows), ("fulls", fulls)) if vs)
         outputs = self.group.outputs
         reduce = ", reduce=%r" % self.reduce if self.reduce else ""
         if self.after is not None:
@@ -161,7 +163,7 @@ def _vector(t, kind, mn):
 def _vector_source(name, kind, mn):
     if kind in ("scalar", "scalar-row"):
         return "%s.reshape(1).expand(%d)" % (name, mn[kind == "scalar"])
-    return "%s.reshape(-1)" % name
+    return name if kind == "full" else "%s.reshape(-1)" % name
 
 
 def candidates(plan):
