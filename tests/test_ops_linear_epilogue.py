@@ -73,25 +73,52 @@ def _can_build():
     return _epilogue_build.missing() is None
 
 
-@pytest.fixture(scope="module", autouse=True)
-def epilogue_kernels():
-    """On a GPU, the kernels of SMOOTH's and STEPS's programs, compiled in parallel before the
-    tests; no call compiles on demand here (KERNELWRIGHT_EPILOGUE_JIT=0), so any other program
-    runs after its GEMM, the path a call takes before its kernel is built."""
+def kernels_built_ahead(keys):
+    """A module fixture's body: on a GPU, the kernels of ``keys()`` compiled in parallel before
+    the tests; no call compiles on demand meanwhile (KERNELWRIGHT_EPILOGUE_JIT=0), so any other
+    program runs after its GEMM, the path a call takes before its kernel is built."""
     old = os.environ.get(_epilogue_kernels.ENV_JIT)
     os.environ[_epilogue_kernels.ENV_JIT] = "0"
     if torch.cuda.is_available() and _can_build():
         from kernelwright.ops._common import ext
 
-        codes = [E.compile(lambda y, fn=fn: fn(E, y, 0, 0)).code for _, fn in SMOOTH + STEPS]
-        keys = [_epilogue_kernels.key(c, v) for c in codes for v in SMALL_VARIANTS]
-        keys += [_epilogue_kernels.key(VARIANT_PROGRAM.code, v) for v in _epilogue_kernels.variants()]
-        _epilogue_kernels.load(keys, ext)  # one parallel batch
+        _epilogue_kernels.load(keys(), ext)  # one parallel batch
     yield
     if old is None:
         del os.environ[_epilogue_kernels.ENV_JIT]
     else:
         os.environ[_epilogue_kernels.ENV_JIT] = old
+
+
+@pytest.fixture(scope="module", autouse=True)
+def epilogue_kernels():
+    """SMOOTH's and STEPS's programs in the variant small shapes pick, VARIANT_PROGRAM's in all."""
+    def keys():
+        codes = [E.compile(lambda y, fn=fn: fn(E, y, 0, 0)).code for _, fn in SMOOTH + STEPS]
+        return ([_epilogue_kernels.key(c, v) for c in codes for v in SMALL_VARIANTS]
+                + [_epilogue_kernels.key(VARIANT_PROGRAM.code, v) for v in _epilogue_kernels.variants()])
+
+    yield from kernels_built_ahead(keys)
+
+
+def run_in_variant(variant, make_inputs, call):
+    """The GEMM shape, precision and cross-product route that pick ``variant``: (``call`` on
+    ``make_inputs(m)``'s result, the inputs, whether the linked kernel ran, seen in the
+    profiler; the extension's own kernels have other names)."""
+    promoted, sourced, stream_k = _epilogue_kernels.variants()[variant]
+    if not _can_build():
+        pytest.skip("no nvcc or CUTLASS headers to compile epilogue kernels with")
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    inputs = make_inputs(128 if stream_k else 128 * sms)  # one tile, or one whole wave of them
+    os.environ["KERNELWRIGHT_GEMM_CROSS"] = "apart" if sourced else "fused"
+    try:
+        with precision("highest" if promoted else "high"):
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                got = call(*inputs)
+                torch.cuda.synchronize()
+    finally:
+        del os.environ["KERNELWRIGHT_GEMM_CROSS"]
+    return got, inputs, "kw_epilogue_gemm" in [e.name for e in prof.events()]
 
 
 def expected(fn, x, w, b, c, r):
@@ -233,26 +260,12 @@ def test_the_fast_path_serves_calls_without_gradients_and_declines_the_rest(devi
 def test_each_variant_runs_the_program_in_its_kernel(variant):
     """The shape, precision and cross-product route that pick each variant: the program runs in
     the variant's compiled kernel (seen in the profiler), and matches float64."""
-    promoted, sourced, stream_k = _epilogue_kernels.variants()[variant]
-    if not _can_build():
-        pytest.skip("no nvcc or CUTLASS headers to compile epilogue kernels with")
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    m = 128 if stream_k else 128 * sms  # one tile, or one whole wave of them
-    x, w, b = make(m, 136, 64, torch.float32, "cuda")
-    c, r = vectors(m, 136, "cuda", 9)
     fn = SMOOTH[5][1]  # VARIANT_PROGRAM, whose kernels the module's fixture built
-    os.environ["KERNELWRIGHT_GEMM_CROSS"] = "apart" if sourced else "fused"
-    try:
-        with precision("highest" if promoted else "high"):
-            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-                got = K.linear(x, w, b, epilogue=lambda y: fn(E, y, c, r))
-                torch.cuda.synchronize()
-    finally:
-        del os.environ["KERNELWRIGHT_GEMM_CROSS"]
-    # No kernel of the extension has the linked kernel's name.
-    names = [e.name for e in prof.events()]
-    assert "kw_epilogue_gemm" in names, names
-    assert rel_err(got, expected(fn, x, w, b, c, r)) < (1e-5 if promoted else 1e-2)
+    got, (x, w, b, c, r), linked = run_in_variant(
+        variant, lambda m: make(m, 136, 64, torch.float32, "cuda") + vectors(m, 136, "cuda", 9),
+        lambda x, w, b, c, r: K.linear(x, w, b, epilogue=lambda y: fn(E, y, c, r)))
+    assert linked
+    assert rel_err(got, expected(fn, x, w, b, c, r)) < (1e-5 if _epilogue_kernels.variants()[variant][0] else 1e-2)
 
 
 @pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings")

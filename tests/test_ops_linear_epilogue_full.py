@@ -14,7 +14,7 @@ from kernelwright.ops import _epilogue_kernels
 from kernelwright.ops import epilogue as E
 from reference import poison, randn
 from test_ops_linear import float32_modes, make, precision, rel_err
-from test_ops_linear_epilogue import _can_build
+from test_ops_linear_epilogue import kernels_built_ahead, run_in_variant
 
 # (name, chain of the GEMM's result y, a full-size operand f and a column vector c, in the
 # namespace ns: kernelwright.ops.epilogue, or PyTorch's ops on the tensors themselves)
@@ -49,22 +49,13 @@ LAYOUTS = {
 
 @pytest.fixture(scope="module", autouse=True)
 def full_kernels():
-    """On a GPU, the kernels of RESIDUAL's program (and its row sum) in the variants these tests'
-    shapes pick, compiled in parallel before the tests: no call compiles on demand here."""
-    old = os.environ.get(_epilogue_kernels.ENV_JIT)
-    os.environ[_epilogue_kernels.ENV_JIT] = "0"
-    if torch.cuda.is_available() and _can_build():
-        from kernelwright.ops._common import ext
-
+    """RESIDUAL's program in every variant, and its rows summed in two."""
+    def keys():
         code = E.compile(_epilogue(RESIDUAL, 0, 0)).code
-        keys = [_epilogue_kernels.key(code, v) for v in _epilogue_kernels.variants()]
-        keys += [_epilogue_kernels.key(code, v, 1) for v in ("fp16_split3_stream_k", "fp16_hi_sourced_stream_k")]
-        _epilogue_kernels.load(keys, ext)
-    yield
-    if old is None:
-        del os.environ[_epilogue_kernels.ENV_JIT]
-    else:
-        os.environ[_epilogue_kernels.ENV_JIT] = old
+        return ([_epilogue_kernels.key(code, v) for v in _epilogue_kernels.variants()]
+                + [_epilogue_kernels.key(code, v, 1) for v in ("fp16_split3_stream_k", "fp16_hi_sourced_stream_k")])
+
+    yield from kernels_built_ahead(keys)
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
@@ -114,24 +105,13 @@ def test_batched_rows_reduced_and_kept_weight(device):
 def test_each_variant_reads_the_operand_in_its_kernel(variant):
     """The shape, precision and cross-product route that pick each variant: the program runs in
     the variant's compiled kernel (seen in the profiler), reading the operand, and matches float64."""
-    promoted, sourced, stream_k = _epilogue_kernels.variants()[variant]
-    if not _can_build():
-        pytest.skip("no nvcc or CUTLASS headers to compile epilogue kernels with")
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    m = 128 if stream_k else 128 * sms  # one tile, or one whole wave of them
-    x, w, b = make(m, 136, 64, torch.float32, "cuda")
-    f, c = randn((m, 136), torch.float32, "cuda"), randn((136,), torch.float32, "cuda")
-    os.environ["KERNELWRIGHT_GEMM_CROSS"] = "apart" if sourced else "fused"
-    try:
-        with precision("highest" if promoted else "high"):
-            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-                got = K.linear(x, w, b, epilogue=_epilogue(RESIDUAL, f, c))
-                torch.cuda.synchronize()
-    finally:
-        del os.environ["KERNELWRIGHT_GEMM_CROSS"]
-    assert "kw_epilogue_gemm" in [e.name for e in prof.events()]
+    got, (x, w, b, f, c), linked = run_in_variant(
+        variant, lambda m: make(m, 136, 64, torch.float32, "cuda") + (randn((m, 136), torch.float32, "cuda"),
+                                                                       randn((136,), torch.float32, "cuda")),
+        lambda x, w, b, f, c: K.linear(x, w, b, epilogue=_epilogue(RESIDUAL, f, c)))
+    assert linked
     want = _torch(RESIDUAL, F.linear(x.double(), w.double(), b.double()), f.double(), c.double())
-    assert rel_err(got, want) < (1e-5 if promoted else 1e-2)
+    assert rel_err(got, want) < (1e-5 if _epilogue_kernels.variants()[variant][0] else 1e-2)
 
 
 def test_gradcheck(device):

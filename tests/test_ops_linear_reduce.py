@@ -16,7 +16,7 @@ from kernelwright.ops import _epilogue_finish, _epilogue_kernels
 from kernelwright.ops import epilogue as E
 from reference import poison
 from test_ops_linear import make, precision, rel_err
-from test_ops_linear_epilogue import SMOOTH, T, _can_build, expected, vectors
+from test_ops_linear_epilogue import SMOOTH, T, _can_build, expected, kernels_built_ahead, run_in_variant, vectors
 
 REDUCE = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax, "amin": torch.amin,
           "logsumexp": torch.logsumexp}
@@ -34,23 +34,14 @@ def _program(c=0):
 
 @pytest.fixture(scope="module", autouse=True)
 def reduce_kernels():
-    """On a GPU, the kernels these tests run, compiled in parallel before them; no call compiles
-    on demand (KERNELWRIGHT_EPILOGUE_JIT=0), so any other runs its product, then torch's
-    reduction: the path of a call before its kernel is built."""
-    old = os.environ.get(_epilogue_kernels.ENV_JIT)
-    os.environ[_epilogue_kernels.ENV_JIT] = "0"
-    if torch.cuda.is_available() and _can_build():
-        from kernelwright.ops._common import ext
+    """The kernels these tests run; any other runs its product, then torch's reduction."""
+    def keys():
+        code = _program().code
+        return ([_epilogue_kernels.key(code, v, r) for v in SMALL_VARIANTS for r in (1, 2, 3, 4)]
+                + [_epilogue_kernels.key(code, v, r) for v in _epilogue_kernels.variants() for r in (1, 4)]
+                + [_epilogue_kernels.key(E.compile(lambda y: y * 2.0).code, v, 4) for v in SMALL_VARIANTS])
 
-        keys = [_epilogue_kernels.key(_program().code, v, r) for v in SMALL_VARIANTS for r in (1, 2, 3, 4)]
-        keys += [_epilogue_kernels.key(_program().code, v, r) for v in _epilogue_kernels.variants() for r in (1, 4)]
-        keys += [_epilogue_kernels.key(E.compile(lambda y: y * 2.0).code, v, 4) for v in SMALL_VARIANTS]
-        _epilogue_kernels.load(keys, ext)
-    yield
-    if old is None:
-        del os.environ[_epilogue_kernels.ENV_JIT]
-    else:
-        os.environ[_epilogue_kernels.ENV_JIT] = old
+    yield from kernels_built_ahead(keys)
 
 
 def _partials(x, w, b, program, code):
@@ -297,25 +288,10 @@ def test_kernel_keys_name_the_reduction():
 def test_each_variant_reduces_in_its_kernel(variant, reduce):
     """The shape, precision and cross-product route that pick each variant: the rows are reduced
     in the variant's compiled kernel (its partials, and the kernel in the profiler)."""
-    promoted, sourced, stream_k = _epilogue_kernels.variants()[variant]
-    if not _can_build():
-        pytest.skip("no nvcc or CUTLASS headers to compile epilogue kernels with")
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    m = 128 if stream_k else 128 * sms
-    x, w, b = make(m, 264, 64, torch.float32, "cuda")
-    c, _ = vectors(m, 264, "cuda", 2)
-    program = _program(c)
-    os.environ["KERNELWRIGHT_GEMM_CROSS"] = "apart" if sourced else "fused"
-    try:
-        with precision("highest" if promoted else "high"):
-            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-                rows = _partials(x, w, b, program, CODES[reduce])
-                torch.cuda.synchronize()
-            got = K.linear(x, w, b, epilogue=program, reduce=reduce)
-    finally:
-        del os.environ["KERNELWRIGHT_GEMM_CROSS"]
-    assert rows.shape == (m, 3)
-    names = [e.name for e in prof.events()]
-    assert "kw_epilogue_gemm" in names, names
+    (rows, got), (x, w, b, c), linked = run_in_variant(
+        variant, lambda m: make(m, 264, 64, torch.float32, "cuda") + vectors(m, 264, "cuda", 2)[:1],
+        lambda x, w, b, c: (_partials(x, w, b, _program(c), CODES[reduce]),
+                            K.linear(x, w, b, epilogue=_program(c), reduce=reduce)))
+    assert rows.shape == (x.shape[0], 3) and linked
     want = REDUCE[reduce](expected(CHAIN[1], x, w, b, c, c), -1)
-    assert rel_err(got, want) < (1e-5 if promoted else 1e-2)
+    assert rel_err(got, want) < (1e-5 if _epilogue_kernels.variants()[variant][0] else 1e-2)
