@@ -219,9 +219,10 @@ namespace {
 
 // Whether TMA can read f [m, n] in place as the epilogue's full-size operand of a GEMM whose
 // output has g.n columns: float32, unit column stride, rows of 16-byte multiples from a 16-byte
-// aligned start, and no padded output columns to read past the last row's end.
+// aligned start, no padded output columns to read past the last row's end, and elements to read
+// (a tensor map has no empty dims).
 bool full_readable(const at::Tensor& f, const GemmArgs& g, int64_t n) {
-  return g.n == n && f.scalar_type() == at::kFloat && f.stride(1) == 1 && f.stride(0) >= n &&
+  return g.n == n && f.numel() > 0 && f.scalar_type() == at::kFloat && f.stride(1) == 1 && f.stride(0) >= n &&
          f.stride(0) % 4 == 0 && reinterpret_cast<uintptr_t>(f.data_ptr()) % 16 == 0;
 }
 
