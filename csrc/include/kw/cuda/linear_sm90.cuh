@@ -102,11 +102,8 @@ struct ProgramTree<Op, Affine, Col, Row, Full, std::index_sequence<I...>, std::i
                                                   typename Repeated<Full, F>::type...>;
 };
 
-// The epilogue schedule of every LinearSm90 kernel, and the C stages of the one that both adds a
-// source and reduces rows (LinearSm90::ReducingSourced): a full-size operand is staged in the
-// epilogue's C pipeline, so its stages are that pipeline's.
+// The epilogue schedule of every LinearSm90 kernel.
 using LinearEpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
-constexpr int kReducingSourcedStagesC = 3;
 
 // A row reduction of the program's result over each output tile's columns (Program<float>::
 // kReduce, an EpilogueReduce), each tile's partials written to GemmArgs::partials: CUTLASS's
@@ -244,19 +241,29 @@ struct LinearEpilogue {
   using Fulls = std::make_index_sequence<Program<float>::kFulls>;
 
   static constexpr int kReduce = Program<float>::kReduce;
-  // A float per (m, n), row-major, brought into shared memory by TMA a subtile ahead, as a
-  // source C is. The descriptor repeats what CUTLASS's epilogue builder derives from the same
-  // types (its D element is float here, stored or, rows reduced, the partials'), so the subtile
-  // and the stages match the collective's.
+  static constexpr int kFulls = Program<float>::kFulls;
+  // What CUTLASS's epilogue builder derives from the same types (its D element is the stored one
+  // or, rows reduced, the partials' float): the subtile, and the stages of the C pipeline (source
+  // and full-size operand loads) and of the D stores.
   using Descriptor = cutlass::epilogue::collective::detail::EpilogueDescriptor<
-      TileShape, cutlass::epilogue::collective::EpilogueTileAuto, ElementC, float,
-      LinearEpilogueSchedule>;
+      TileShape, cutlass::epilogue::collective::EpilogueTileAuto, ElementC,
+      cute::conditional_t<kReduce != 0, float, ElementD>, LinearEpilogueSchedule>;
+  // The stages LinearSm90 builds the epilogue with where they differ from the builder's, for the
+  // main loop's sake (its stages share the shared memory; a 128 x 32 float subtile a stage). A
+  // sourced epilogue that stores nothing (rows reduced) still holds a destination buffer beside
+  // its source stages (CUTLASS reuses the source's only where it stores): with 4 source stages
+  // the main loop drops from 5 stages to 4, and 3 give it back. A full-size operand takes a
+  // subtile per C stage: at the builder's 4 the main loop kept 3 of its 5 stages, 2 of 4 with a
+  // source too; 2 C stages (3 where the source's buffers hold D's two) give one or two back.
+  static constexpr int kStagesC = kFulls == 0 ? (Sourced && kReduce != 0 ? 3 : Descriptor::StagesC)
+                                              : (Sourced && kReduce == 0 ? 3 : 2);
+  static constexpr int kStagesD = Sourced && kReduce != 0 ? 1 : Descriptor::StagesD;
+  // A float per (m, n), row-major, brought into shared memory by TMA ahead of its subtile in the
+  // C pipeline, as a source is: its stages are that pipeline's.
   using FullDescriptor = cutlass::epilogue::collective::detail::AuxLoadDescriptor<
       Descriptor, cutlass::layout::RowMajor, float>;
-  static constexpr int kFullStages =
-      Sourced && kReduce != 0 ? kReducingSourcedStagesC : Descriptor::StagesC;
   using PerElement = cutlass::epilogue::fusion::Sm90AuxLoad<
-      kFullStages, typename Descriptor::EpilogueTile, float, typename FullDescriptor::Stride,
+      kStagesC, typename Descriptor::EpilogueTile, float, typename FullDescriptor::Stride,
       typename FullDescriptor::SmemLayoutAtom, typename FullDescriptor::CopyOpS2R>;
   using ProgramNode =
       typename ProgramTree<Compute<Program, ElementD>, Affine, PerColumn, PerRow, PerElement,
@@ -330,18 +337,19 @@ struct LinearSm90 {
       cutlass::epilogue::collective::EpilogueTileAuto, float, float, typename Fusion::ElementC,
       LayoutD, Sourced ? 4 : kAlignD, typename Fusion::StoredD, LayoutD, kAlignD, EpilogueSchedule,
       typename Fusion::Callbacks>::CollectiveOp;
-  // A sourced epilogue that stores nothing (rows reduced) still holds a destination buffer beside
-  // its source stages (CUTLASS reuses the source's only where it stores): with 4 source stages the
-  // main loop drops from 5 stages to 4. Fewer source stages give it back.
+  // The same epilogue with the stages LinearEpilogue asks for (its kStagesC, kStagesD say why).
   using E = BuiltEpilogue;
-  using ReducingSourced = cutlass::epilogue::collective::CollectiveEpilogue<
-      cutlass::epilogue::Sm90TmaWarpSpecialized<kReducingSourcedStagesC, 1, E::DispatchPolicy::FragmentSize,
+  using Restaged = cutlass::epilogue::collective::CollectiveEpilogue<
+      cutlass::epilogue::Sm90TmaWarpSpecialized<Fusion::kStagesC, Fusion::kStagesD, E::DispatchPolicy::FragmentSize,
                                                 E::DispatchPolicy::ReuseSmemC, E::DispatchPolicy::DelayTmaStore>,
       typename E::CtaTileMNK, typename E::EpilogueTile, typename E::ElementC, typename E::StrideC,
       typename E::ElementD, typename E::StrideD, typename E::FusionCallbacks, typename E::CopyOpG2S,
       typename E::SmemLayoutAtomC, typename E::CopyOpS2R, typename E::CopyOpS2G, typename E::SmemLayoutAtomD,
       typename E::CopyOpR2S, typename E::CopyAtomC, typename E::CopyOpR2R>;
-  using Epilogue = cute::conditional_t<Sourced && Fusion::kReduce != 0, ReducingSourced, BuiltEpilogue>;
+  static constexpr bool kBuilderStages = Fusion::kStagesC == E::DispatchPolicy::StagesC &&
+                                          Fusion::kStagesD == E::DispatchPolicy::StagesD;
+  static_assert(kProgrammed<Program> || kBuilderStages, "a kernel without a program keeps the builder's stages");
+  using Epilogue = cute::conditional_t<kBuilderStages, BuiltEpilogue, Restaged>;
 
   using BuiltMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementAB, LayoutA, kAlignAB, ElementAB,
