@@ -11,8 +11,9 @@ calls, as the optimizer emits it):
   compiled        the whole model through torch.compile
 
 Chains run from one step to the longest the optimizer emits for KernelBench level 2 (a swish,
-divide, clamp, tanh, clamp of problem 81), and a transformer's residual add and gate, which read a
-second tensor of the output's size beside the GEMM's result. Times are medians of CUDA-event timings with the L2
+divide, clamp, tanh, clamp of problem 81), a transformer's residual add and gate, which read a
+second tensor of the output's size beside the GEMM's result, and a FiLM layer's and a GRU's
+interpolation, which read two. Times are medians of CUDA-event timings with the L2
 flushed, each the median of five rounds in which every call of the row is timed once; each row's
 ratios are against times measured in the same run. Error is the relative
 Frobenius norm against the float64 model.
@@ -34,18 +35,20 @@ from common import add_gemm_options, heading, rel_err, report, start_gemm_run, t
 import kernelwright.ops as K  # noqa: E402
 from kernelwright.ops import epilogue as E  # noqa: E402
 
-# name -> chain(ns, y, scale, residual), written once for kernelwright's epilogue (ns = E) and
-# PyTorch (ns = the torch namespace below); scale is a per-column vector, residual a tensor of the
+# name -> chain(ns, y, scale, r, g), written once for kernelwright's epilogue (ns = E) and
+# PyTorch (ns = the torch namespace below); scale is a per-column vector, r and g tensors of the
 # output's shape.
 CHAINS = {
-    "relu": lambda ns, y, s, r: ns.relu(y),
-    "scale_residual_clamp": lambda ns, y, s, r: ns.clamp(y * 0.5 + y, -1.0, 1.0),
-    "column_gelu": lambda ns, y, s, r: ns.gelu(y * ns.column(s)),
-    "swish_divide_clamp_tanh_clamp": lambda ns, y, s, r: ns.clamp(
+    "relu": lambda ns, y, s, r, g: ns.relu(y),
+    "scale_residual_clamp": lambda ns, y, s, r, g: ns.clamp(y * 0.5 + y, -1.0, 1.0),
+    "column_gelu": lambda ns, y, s, r, g: ns.gelu(y * ns.column(s)),
+    "swish_divide_clamp_tanh_clamp": lambda ns, y, s, r, g: ns.clamp(
         ns.tanh(ns.clamp(y * ns.sigmoid(y) / 2.0, -1.0, 1.0)), -1.0, 1.0),
-    "mish_mish": lambda ns, y, s, r: ns.mish(ns.mish(y)),
-    "residual_add": lambda ns, y, s, r: y + ns.full(r),
-    "sigmoid_gate": lambda ns, y, s, r: y * ns.sigmoid(ns.full(r)),
+    "mish_mish": lambda ns, y, s, r, g: ns.mish(ns.mish(y)),
+    "residual_add": lambda ns, y, s, r, g: y + ns.full(r),
+    "sigmoid_gate": lambda ns, y, s, r, g: y * ns.sigmoid(ns.full(r)),
+    "film": lambda ns, y, s, r, g: y * ns.full(r) + ns.full(g),
+    "gru_interpolation": lambda ns, y, s, r, g: ns.full(g) + ns.sigmoid(y) * (ns.full(r) - ns.full(g)),
 }
 
 TORCH = type("TorchChain", (), {
@@ -62,23 +65,24 @@ def run(shape, chain_name, budget):
     b = torch.randn(n, device="cuda", generator=g)
     s = torch.randn(n, device="cuda", generator=g)
     r = torch.randn(m, n, device="cuda", generator=g)
+    r2 = torch.randn(m, n, device="cuda", generator=g)
     chain = CHAINS[chain_name]
     cache = K.WeightCache()
-    torch_chain = torch.compile(lambda y: chain(TORCH, y, s, r))
+    torch_chain = torch.compile(lambda y: chain(TORCH, y, s, r, r2))
     # Compiled once and bound to its operands, as the optimizer's modules hold it: compiling the
     # expression on every call costs host time that a short GEMM shows.
-    program = E.compile(lambda y: chain(E, y, 0, 0)).bind(columns=[s], fulls=[r])
-    model = lambda: chain(TORCH, F.linear(x, w, b), s, r)  # noqa: E731
+    program = E.compile(lambda y: chain(E, y, 0, 0, 1)).bind(columns=[s], fulls=[r, r2])
+    model = lambda: chain(TORCH, F.linear(x, w, b), s, r, r2)  # noqa: E731
     compiled_model = torch.compile(model)
     fns = {
         "gemm": lambda: K.linear(x, w, b, cache=cache),
-        "apart": lambda: chain(TORCH, K.linear(x, w, b, cache=cache), s, r),
+        "apart": lambda: chain(TORCH, K.linear(x, w, b, cache=cache), s, r, r2),
         "apart_compiled": lambda: torch_chain(K.linear(x, w, b, cache=cache)),
         "fused": lambda: K.linear(x, w, b, cache=cache, epilogue=program),
         "eager": model,
         "compiled": compiled_model,
     }
-    want = chain(TORCH, F.linear(x.double(), w.double(), b.double()), s.double(), r.double())
+    want = chain(TORCH, F.linear(x.double(), w.double(), b.double()), s.double(), r.double(), r2.double())
     row = {"shape": "%dx%dx%d" % shape, "chain": chain_name, "steps": program.steps, "ms": {}, "error": {}}
     with torch.no_grad():
         for label, fn in fns.items():
@@ -111,7 +115,7 @@ def main():
     chains = args.chains.split(",")
     # Each chain's kernels, compiled (in parallel) before any is timed: a first call builds its
     # program's kernel and runs apart meanwhile.
-    E.build([lambda y, c=c: CHAINS[c](E, y, 0, 0) for c in chains])
+    E.build([lambda y, c=c: CHAINS[c](E, y, 0, 0, 1) for c in chains])
     rows = []
     for spec in args.shapes.split(","):
         shape = tuple(int(v) for v in spec.split("x"))

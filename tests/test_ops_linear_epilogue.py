@@ -314,7 +314,7 @@ def test_a_generated_kernel_builds(tmp_path, monkeypatch, reduce):
 @pytest.mark.skipif(not nvrtc.available(), reason="needs cuda-bindings and an NVRTC library")
 def test_every_op_compiles_with_nvrtc():
     """The code written for programs that use every op, every register, vectors of both kinds,
-    the full-size operand and constants, with the op table (epilogue_ops.cuh), compiles for the
+    both full-size operands and constants, with the op table (epilogue_ops.cuh), compiles for the
     GPU without one."""
     y = E.result()
     unary = ["neg", "abs", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tanh",
@@ -325,7 +325,7 @@ def test_every_op_compiles_with_nvrtc():
     programs += [sum((getattr(E, name)(y, E.column(0) - 0.5 * i) for i, name in enumerate(binary[j:j + 6])),
                      E.result()) for j in range(0, len(binary), 6)]
     programs += [E.where(E.gt(y, E.row(0)), E.gelu(y), E.gelu(y, approximate="tanh")) / E.softplus(y, 2.0, 5.0)
-                 - E.column(1) * E.row(1) + E.full(0)]
+                 - E.column(1) * E.row(1) + E.full(0) * E.full(1)]
     used = set()
     for i, expr in enumerate(programs):
         code = E.compile(expr).code
@@ -333,7 +333,7 @@ def test_every_op_compiles_with_nvrtc():
         text = ('#include "kw/cuda/epilogue_ops.cuh"\n' + _epilogue_kernels.body(code) +
                 'extern "C" __global__ void run(float* y, const float* k) {\n'
                 '  const int i = threadIdx.x;\n'
-                '  y[i] = Body::apply(y[i], y[i + 1], y[i + 2], y[i + 3], y[i + 4], y[i + 5], k);\n}\n')
+                '  y[i] = Body::apply(y[i], y[i + 1], y[i + 2], y[i + 3], y[i + 4], y[i + 5], y[i + 6], k);\n}\n')
         ptx, meta = nvrtc._compile(text, "program%d.cu" % i, "run", [
             "--gpu-architecture=compute_90", "-std=c++17", "-I" + os.path.join(sources.find_csrc(), "include")], "run")
         assert meta["format"] == "ptx" and b".entry run" in ptx
@@ -511,7 +511,7 @@ def test_bad_input_is_a_clear_error(device):
         (lambda: op(x, w, b, [0, 0, 0, 0], [], [], [], [], None, None), ValueError, "code"),
         (lambda: op(x, w, b, [99, 0, 0, 0, 0], [], [], [], [], None, None), ValueError, "code"),
         (lambda: op(x, w, b, [0, 7, 0, 0, 0], [], [], [], [], None, None), ValueError, "code"),
-        (lambda: op(x, w, b, [0, 0, 9, 0, 0], [], [], [], [], None, None), ValueError, "code"),  # a constant not given
+        (lambda: op(x, w, b, [0, 0, 10, 0, 0], [], [], [], [], None, None), ValueError, "code"),  # a constant not given
         (lambda: K.linear(x, w, b, epilogue=lambda y: y + E.column(c[:7])), ValueError, r"columns\[0\]"),
         (lambda: K.linear(x, w, b, epilogue=lambda y: y + E.row(r.long())), TypeError, r"rows\[0\]"),
         (lambda: K.linear(x, w, b, "relu", epilogue=lambda y: y), ValueError, "not both"),

@@ -17,7 +17,7 @@ from optimize_util import MODELS, as_list, assert_matches, build, model_id, plan
 # a chain reduced, with ops on the reduced rows after it.
 FUSIBLE = [m for m in MODELS if model_id(m)[:3] in (
     "039", "041", "045", "047", "086", "150", "180", "198", "205", "218", "234", "235", "236", "237", "240", "241", "249", "250",
-    "270", "272", "274", "275", "278", "286", "294", "172", "342", "343", "344", "347", "356", "357")]
+    "270", "272", "274", "275", "278", "286", "294", "172", "342", "343", "344", "347", "348", "349", "354", "355", "356", "357")]
 
 
 def _fusions(path):
@@ -120,16 +120,29 @@ def test_the_emitted_forward_runs_its_groups_in_the_gemms(path, monkeypatch):
         assert_matches(as_list(new(*inputs)), as_list(reference(*inputs)), model_id(path))
 
 
-def test_one_full_size_operand_is_read_in_the_epilogue_and_a_second_says_why_not():
-    """A residual (172: x + w2(...)) joins the program as its full-size operand; a GRU's
-    interpolation reads two (349: h + z * (n - h)) and stays apart, saying so."""
-    path = next(m for m in MODELS if model_id(m).startswith("172"))
-    _, (fusions, _) = _fusions(path)
-    assert [len(f.program.fulls) for f in fusions.values()] == [1]
-    path = next(m for m in MODELS if model_id(m).startswith("349"))
-    _, (fusions, decisions) = _fusions(path)
+class _ThreeResiduals(torch.nn.Module):
+    """A Linear's result with three tensors of its shape added: one more than the epilogue stages."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 12)
+
+    def forward(self, x, a, b, c):
+        return self.fc(x) + a - 0.5 * b + c
+
+
+def test_full_size_operands_are_read_in_the_epilogue_and_a_third_says_why_not():
+    """A residual (172: x + w2(...)) joins the program as its full-size operand, a GRU's
+    interpolation (349: h + z * (n - h)) as two; a third keeps the group apart, saying so."""
+    for prefix, count in (("172", 1), ("349", 2), ("348", 2)):
+        path = next(m for m in MODELS if model_id(m).startswith(prefix))
+        _, (fusions, _) = _fusions(path)
+        assert [len(f.program.fulls) for f in fusions.values()] == [count], prefix
+    inputs = [torch.randn(5, 8)] + [torch.randn(5, 12) for _ in range(3)]
+    plan = planning.plan(capture.capture(_ThreeResiduals(), inputs))
+    fusions, decisions = epilogues.candidates(plan)
     assert not fusions
-    assert any("at most one full-size operand" in d for d in decisions), decisions
+    assert any("at most two full-size operands, this one reads 3" in d for d in decisions), decisions
 
 
 @pytest.mark.parametrize("shape,kind", [((), "scalar"), ((1,), "scalar"), ((1, 1, 1), "scalar"), ((8,), "column"),

@@ -76,8 +76,8 @@ Epilogue parse_epilogue(const char* op, at::IntArrayRef code, at::ArrayRef<doubl
   TORCH_CHECK_VALUE(columns.size() <= 2 && rows.size() <= 2, "kernelwright.", op,
                     "(): arguments 'columns' and 'rows' may hold two vectors each, but hold ",
                     num(columns.size()), " and ", num(rows.size()));
-  TORCH_CHECK_VALUE(fulls.size() <= 1, "kernelwright.", op,
-                    "(): argument 'fulls' may hold one tensor, but holds ", num(fulls.size()));
+  TORCH_CHECK_VALUE(fulls.size() <= 2, "kernelwright.", op,
+                    "(): argument 'fulls' may hold two tensors, but holds ", num(fulls.size()));
   TORCH_CHECK_VALUE(reduce >= 0 && reduce <= static_cast<int64_t>(EpilogueReduce::kLogSumExp),
                     "kernelwright.", op, "(): argument 'reduce' must be 0 (none), 1 (sum), 2 (max), "
                     "3 (min) or 4 (logsumexp), but is ", num(reduce));
@@ -233,9 +233,9 @@ at::Tensor attach_epilogue(GemmArgs& g, const Epilogue& e, int64_t n, const at::
   for (const at::Tensor& f : e.fulls) {
     if (!full_readable(f, g, n)) return at::Tensor();  // g.program stays null: the program runs after
   }
-  if (!e.fulls.empty()) {
-    g.full = e.fulls[0].data_ptr<float>();
-    g.ld_full = e.fulls[0].stride(0);
+  for (size_t j = 0; j < e.fulls.size(); ++j) {
+    g.fulls[j] = e.fulls[j].data_ptr<float>();
+    g.ld_fulls[j] = e.fulls[j].stride(0);
   }
   const bool reduced = e.program.reduce != 0 && g.n == n;
   g.program = reduced || e.program.reduce == 0 ? &e.program : &e.unreduced;

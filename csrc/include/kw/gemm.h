@@ -42,8 +42,8 @@ enum class SplitParts : int { kLeft3 = 0, kRight3 = 1, kHi = 2 };
 // A pointwise program the epilogue runs on each element after the bias, in fp32, instead of
 // the activation: a register machine whose instructions read any of four registers (r0 holds
 // acc + bias on entry, its value on exit is written), a constant, one of two per-column vectors
-// (indexed by n), one of two per-row vectors (indexed by m) or a full-size operand (indexed by
-// m and n: a residual, a gate), and write a register. Each
+// (indexed by n), one of two per-row vectors (indexed by m) or one of two full-size operands
+// (indexed by m and n: a residual, a gate), and write a register. Each
 // program is compiled into its own kernel on first use (kernelwright/ops/_epilogue_kernels.py
 // writes it as straight-line code, loaded through GemmKernel): an interpreter paid 12% of a
 // 1024 x 8192 x 8192 GEMM for one step and 94% for eight (H100, 2026-11-27), more than running
@@ -70,11 +70,11 @@ enum class EpilogueOp : int8_t {
   kCount
 };
 
-// Where an instruction reads: a register, a vector, the full-size operand, or a constant
-// (kConst + j: consts[j]). One full-size operand: each is a tile the epilogue stages in shared
-// memory, taken from the main loop's stages.
+// Where an instruction reads: a register, a vector, a full-size operand, or a constant
+// (kConst + j: consts[j]). Two full-size operands at most: each is a tile the epilogue stages in
+// shared memory, taken from the main loop's stages.
 enum EpilogueSource : int8_t {
-  kReg0 = 0, kReg1, kReg2, kReg3, kColumn0, kColumn1, kRow0, kRow1, kFull0, kConst
+  kReg0 = 0, kReg1, kReg2, kReg3, kColumn0, kColumn1, kRow0, kRow1, kFull0, kFull1, kConst
 };
 
 constexpr int kEpilogueRegisters = 4;
@@ -124,7 +124,7 @@ struct GemmArgs;
 // (kw_epilogue_link()). abi: kGemmAbi of the headers it was built from; key: the program and
 // variant it runs (epilogue_kernel_key); function: the kernel linked with the program's code,
 // a cudaKernel_t, which run launches.
-constexpr int kGemmAbi = 4;
+constexpr int kGemmAbi = 5;
 struct GemmKernel {
   int abi;
   const char* key;
@@ -157,15 +157,15 @@ struct GemmArgs {
   const float* c;
   int64_t ldc;
   // When set, the epilogue runs this program in place of `activation` (which must be kNone),
-  // reading columns[j] ([n] float32, 16-byte aligned, null: 0), rows[j] ([m] float32) and full, in
+  // reading columns[j] ([n] float32, 16-byte aligned, null: 0), rows[j] ([m] float32) and fulls[j], in
   // `kernel`, the program's compiled twin of the kernel these arguments pick.
   const EpilogueProgram* program;
   const GemmKernel* kernel;
   const float* columns[2];
   const float* rows[2];
-  // full: [m, n] float32 (row stride ld_full, 16-byte aligned rows), or null: 0.
-  const float* full;
-  int64_t ld_full;
+  // fulls[j]: [m, n] float32 (row stride ld_fulls[j], 16-byte aligned rows), or null: 0.
+  const float* fulls[2];
+  int64_t ld_fulls[2];
   // program->reduce set: the kernel writes no d but each row's reduction over each output
   // tile's columns, partials[t * round_up(m, kFp16TileM) + r] for tile column t (the
   // ceil(n / kFp16TileN) of them) and row r; for kLogSumExp each is a (max, sum) pair, two floats.

@@ -11,7 +11,7 @@ OPS = ("copy", "neg", "abs", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "r
        "where", "softplus")
 _CODE = {name: i for i, name in enumerate(OPS)}
 REGISTERS, STEPS, CONSTS = 4, 32, 24
-_COLUMN0, _ROW0, _FULL0, _CONST0 = 4, 6, 8, 9  # kw::EpilogueSource
+_COLUMN0, _ROW0, _FULL0, _CONST0 = 4, 6, 8, 10  # kw::EpilogueSource
 LEAVES = ("column", "row", "full")  # the tensor leaves, in the order of their sources
 
 
@@ -120,10 +120,10 @@ def row(t):
 
 
 def full(t):
-    """A value per output element (the GEMM's output shape: a residual, a gate); an int: a
-    placeholder, as for :func:`column`. The kernel stages it in shared memory as it reads the
-    GEMM's result; where it cannot (float32 rows 16-byte aligned, the output's columns
-    unpadded), the program runs after the GEMM."""
+    """A value per output element (the GEMM's output shape: a residual, a gate), two such
+    tensors at most; an int: a placeholder, as for :func:`column`. The kernel stages it in
+    shared memory as it reads the GEMM's result; where it cannot (float32 rows 16-byte aligned,
+    the output's columns unpadded), the program runs after the GEMM."""
     return Expr("full", (), t)
 
 

@@ -107,7 +107,7 @@ def source(reduce, codes):
         if code is None:
             stores.append("    out%d[row] = r;\n" % i)
         else:
-            stores.append("    { const float k[] = {%s};\n      out%d[row] = Body%d::apply(r, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, k); }\n"
+            stores.append("    { const float k[] = {%s};\n      out%d[row] = Body%d::apply(r, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, k); }\n"
                           % (", ".join("k%d_%d" % (i, j) for j in range(consts_of[i])), i, i))
     text = ('#include "kw/cuda/epilogue_ops.cuh"\n\n%s\nnamespace {\n%s}  // namespace\n\n'
             "__global__ void __launch_bounds__(%d) %s(%s) {\n"

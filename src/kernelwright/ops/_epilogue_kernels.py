@@ -67,7 +67,7 @@ def parse_key(k):
 
 def _operand(src, registers=("r0", "r1", "r2", "r3")):
     """How the generated code names a source: a register, c0/c1 (column vectors), w0/w1 (row
-    vectors), f0 (the full-size operand), k[j] (constants)."""
+    vectors), f0/f1 (full-size operands), k[j] (constants)."""
     if src < REGISTERS:
         return registers[src]
     if src < _ROW0:
@@ -96,7 +96,7 @@ def describe(code, reduce=0):
 
 def body(code, name="Body"):
     """The program as a function of one element, the struct ``name``'s apply: x (acc + bias), the
-    column vectors' values c0, c1, the row vectors' w0, w1, the full-size operand's f0, the
+    column vectors' values c0, c1, the row vectors' w0, w1, the full-size operands' f0, f1, the
     constants k. Each step is one call of epilogue_apply with its op a constant, which the
     compiler folds to that op's math."""
     lines = ["float r0 = x, r1 = 0.0f, r2 = 0.0f, r3 = 0.0f;"]
@@ -107,7 +107,7 @@ def body(code, name="Body"):
     lines.append("return r0;")
     return ("struct %s {\n" % name
             + "  KW_EPILOGUE_FN static float apply(float x, float c0, float c1, float w0, float w1, float f0,\n"
-            "                                    const float* k) {\n"
+            "                                    float f1, const float* k) {\n"
             + "".join("    %s\n" % line for line in lines)
             + "  }\n};\n")
 
@@ -132,7 +132,7 @@ def functor(columns, rows, fulls, reduce=0):
               + ["typename Epilogue<T>::Arguments const& args"])
     operands = (["x[i]"] + ["c%d[i]" % j if j < columns else "0.0f" for j in range(2)]
                 + ["w%d[i]" % j if j < rows else "0.0f" for j in range(2)]
-                + ["f0[i]" if fulls else "0.0f", "args.consts.v"])
+                + ["f%d[i]" % j if j < fulls else "0.0f" for j in range(2)] + ["args.consts.v"])
     return ("template <class T>\nstruct Epilogue {\n"
             "  static constexpr int kColumns = %d, kRows = %d, kFulls = %d, kReduce = %d;\n"
             "  struct Arguments {\n    kw::EpilogueConsts consts;\n  };\n};\n\n"
@@ -153,7 +153,7 @@ def shape(k):
 def shape_name(sh):
     variant, columns, rows, fulls, reduce = sh
     return "%s, %d column and %d row vectors%s%s" % (
-        variant, columns, rows, ", a full-size operand" if fulls else "",
+        variant, columns, rows, ("", ", a full-size operand", ", two full-size operands")[fulls],
         ", rows reduced by %s" % REDUCTIONS[reduce] if reduce else "")
 
 
@@ -176,8 +176,8 @@ def program_source(code):
     return ("// The GEMM epilogue program %s, compiled by kernelwright (kernelwright/ops/_epilogue_kernels.py).\n"
             "#include \"kw/cuda/epilogue_ops.cuh\"\n\nnamespace {\n\n" % describe(code) + body(code) +
             "\n}  // namespace\n\nextern \"C\" __device__ float kw_epilogue_body(float x, float c0, float c1, float w0, float w1,\n"
-            "                                             float f0, const float* k) {\n"
-            "  return Body::apply(x, c0, c1, w0, w1, f0, k);\n}\n")
+            "                                             float f0, float f1, const float* k) {\n"
+            "  return Body::apply(x, c0, c1, w0, w1, f0, f1, k);\n}\n")
 
 
 def build(k):

@@ -60,11 +60,9 @@ def compile(expr):  # noqa: A001 (what it does)
 
 def _compile(expr, order):
     columns, rows, fulls = (expr.leaves(kind) for kind in LEAVES)
-    for kind, found in (("column", columns), ("row", rows)):
+    for kind, found in (("column vectors", columns), ("row vectors", rows), ("full-size operands", fulls)):
         if len(found) > 2:
-            raise EpilogueError("an epilogue reads at most two %s vectors, this one reads %d" % (kind, len(found)))
-    if len(fulls) > 1:
-        raise EpilogueError("an epilogue reads at most one full-size operand, this one reads %d" % len(fulls))
+            raise EpilogueError("an epilogue reads at most two %s, this one reads %d" % (kind, len(found)))
     consts = []
     last_use = {}
     for i, e in enumerate(order):
@@ -86,7 +84,7 @@ def _compile(expr, order):
         if e.op == "row":
             return _ROW0 + next(j for j, v in enumerate(rows) if v is e.value)
         if e.op == "full":
-            return _FULL0
+            return _FULL0 + next(j for j, v in enumerate(fulls) if v is e.value)
         return where_is[id(e)]
 
     if any(e.op == "result" for e in order):
@@ -142,7 +140,7 @@ def evaluate(code, consts, z, columns, rows, fulls=()):
     regs = [z] + [zero] * (REGISTERS - 1)
     vectors = [c.to(z.dtype).view(1, -1) for c in columns] + [zero] * (2 - len(columns))
     vectors += [r.to(z.dtype).view(-1, 1) for r in rows] + [zero] * (2 - len(rows))
-    vectors += [f.to(z.dtype).reshape(z.shape) for f in fulls] + [zero] * (1 - len(fulls))
+    vectors += [f.to(z.dtype).reshape(z.shape) for f in fulls] + [zero] * (2 - len(fulls))
     # Constants as the kernel reads them: float32.
     constants = [z.new_full((), float(torch.tensor(v, dtype=torch.float32))) for v in consts]
 

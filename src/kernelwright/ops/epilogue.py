@@ -10,8 +10,8 @@ kernel the first time a call needs it: nvcc compiles the GEMM once per shape of 
 loaded a call runs the GEMM, then the program: the same result. Programs differing only in
 their constants share a kernel. Operands: Python numbers, ``column(t)`` (a value per output
 column, shape [out_features]: a bias, a per-feature scale), ``row(t)`` (a value per row of
-the output, shape [rows]) and ``full(t)`` (one tensor of the output's shape: a residual, a gate,
-staged tile by tile through shared memory beside the GEMM's result). Where the Hopper kernels do not run (other GPUs, the CPU, float64),
+the output, shape [rows]) and ``full(t)`` (a tensor of the output's shape: a residual, a gate,
+two at most, staged tile by tile through shared memory beside the GEMM's result). Where the Hopper kernels do not run (other GPUs, the CPU, float64),
 the same program runs with ATen ops on the GEMM's result.
 """
 

@@ -8,7 +8,7 @@ never written; the group's ops on the reduced rows, if any, run after it on thos
 ``candidates`` finds the (GEMM, group) pairs and translates each group into an epilogue
 expression (``kernelwright.ops.epilogue``; ``epilogue_translate``) whose operands are the group's
 other inputs, each read as a value per column or per row of the GEMM's result, or one per element
-(a residual: at most one such full-size operand); a group with more, an op the epilogue lacks, or
+(a residual, a gate: at most two such full-size operands); a group with more, an op the epilogue lacks, or
 a dtype other than float32 stays a kernel of its own, and the decision says why. ``tune`` times
 each candidate against the GEMM and the group apart, in the same run, and keeps it only where it
 is correct and faster.

@@ -21,10 +21,10 @@
 #include "kw/cuda/linear_sm90.cuh"
 
 // The program: the value of one element from x (the GEMM's result and bias), the column vectors'
-// values c0, c1, the row vectors' w0, w1, the full-size operand's f0 and the constants k
+// values c0, c1, the row vectors' w0, w1, the full-size operands' f0, f1 and the constants k
 // (kw::EpilogueConsts).
 extern "C" __device__ float kw_epilogue_body(float x, float c0, float c1, float w0, float w1, float f0,
-                                             const float* k);
+                                             float f1, const float* k);
 
 namespace kw {
 namespace cuda {
@@ -39,10 +39,10 @@ using LinearFp16Programmed =
 // What kw_epilogue_body is to the functor: the device calls the linked program; the host, which
 // never runs an epilogue, has no use for it.
 struct LinkedBody {
-  KW_EPILOGUE_FN static float apply(float x, float c0, float c1, float w0, float w1, float f0,
+  KW_EPILOGUE_FN static float apply(float x, float c0, float c1, float w0, float w1, float f0, float f1,
                                     const float* k) {
 #ifdef __CUDA_ARCH__
-    return kw_epilogue_body(x, c0, c1, w0, w1, f0, k);
+    return kw_epilogue_body(x, c0, c1, w0, w1, f0, f1, k);
 #else
     return x;
 #endif

@@ -255,8 +255,10 @@ struct LinearEpilogue {
   // the main loop drops from 5 stages to 4, and 3 give it back. A full-size operand takes a
   // subtile per C stage: at the builder's 4 the main loop kept 3 of its 5 stages, 2 of 4 with a
   // source too; 2 C stages (3 where the source's buffers hold D's two) give one or two back.
+  // A second operand takes its own subtiles: with 2 C stages throughout, the main loop keeps 3
+  // stages in every variant (3 C stages beside a source would leave it 2).
   static constexpr int kStagesC = kFulls == 0 ? (Sourced && kReduce != 0 ? 3 : Descriptor::StagesC)
-                                              : (Sourced && kReduce == 0 ? 3 : 2);
+                                              : (Sourced && kReduce == 0 && kFulls == 1 ? 3 : 2);
   static constexpr int kStagesD = Sourced && kReduce != 0 ? 1 : Descriptor::StagesD;
   // A float per (m, n), row-major, brought into shared memory by TMA ahead of its subtile in the
   // C pipeline, as a source is: its stages are that pipeline's.
@@ -291,11 +293,11 @@ struct LinearEpilogue {
   static typename ProgramNode::Arguments program_arguments(const GemmArgs& g, std::index_sequence<I...>,
                                                          std::index_sequence<J...>,
                                                          std::index_sequence<F...>) {
-    const typename FullDescriptor::Stride full_stride =
-        cute::make_stride(g.ld_full, cute::Int<1>{}, int64_t{0});
     return {affine(g), typename PerColumn::Arguments{g.columns[I]}...,
             typename PerRow::Arguments{g.rows[J]}...,
-            typename PerElement::Arguments{(static_cast<void>(F), g.full), 0.0f, full_stride}...,
+            typename PerElement::Arguments{
+                g.fulls[F], 0.0f,
+                typename FullDescriptor::Stride{cute::make_stride(g.ld_fulls[F], cute::Int<1>{}, int64_t{0})}}...,
             {g.program->consts}};
   }
 
