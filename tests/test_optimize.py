@@ -478,7 +478,7 @@ def test_gemm_stand_ins_whose_errors_add_up_are_dropped_end_to_end(scale, droppe
     best.source = _SUMMED_GEMM + (
         "\n\nclass ModelNew(Model):\n    def forward(self, x):\n        return super().forward(x) * %r\n" % scale)
     given = best.source
-    kept = api._as_accurate_as_model(best, model, [x], _SUMMED_GEMM, "summed_gemm")
+    kept = api._as_accurate_as_model(best, model, [x])
     model_err, kept_err = tune.errors_vs_float64([model, kept.bind(model)], model, [x])
     assert kept_err <= tune.ERROR_RATIO * max(model_err, 2.0**-24)
     assert (kept.source != given) == dropped
@@ -678,3 +678,50 @@ def test_attention_stays_one_library_call_between_fused_kernels():
     with torch.no_grad():
         got = interpret.run(p, M(), [q, k, v], kernels)
     assert_matches(got, M()(q, k, v), "sdpa")
+
+
+def _harness_failing(times, calls):
+    """evaluate_with's stand-in: a wrong output for the first ``times`` candidates, then a pass;
+    ``calls`` gets each candidate's source and whether spares were handed over."""
+    def evaluate(problem, candidate, options, spares=None):
+        calls.append((open(candidate).read(), spares is not None))
+        if len(calls) <= times:
+            return {"verdict": "fail", "reason": "wrong output on wide(trial1): 3 elements", "cause": None}
+        return {"verdict": "pass", "reason": "correct on 10 input sets; 1.5x vs eager", "cause": None}
+    return evaluate
+
+
+@pytest.mark.parametrize("failures", [1, 2])
+def test_a_forward_the_harness_fails_falls_back_to_models_own(tmp_path, monkeypatch, failures):
+    """The generated forward failed: Model's forward is verified in its place and written where it
+    passes, the record saying what failed; where it fails too, nothing is written."""
+    calls = []
+    monkeypatch.setattr(driver, "evaluate_with", _harness_failing(failures, calls))
+    problem = small_level(tmp_path / "level") / "1_pointwise.py"
+    out = tmp_path / "new.py"
+    record = driver.optimize_problem(str(problem), str(out))
+    assert len(calls) == 2 and calls[0][1] and not calls[1][1]
+    assert "class ModelNew(Model)" in calls[1][0] and "failed the harness (wrong output on wide(trial1)" in calls[1][0]
+    assert "Model's own forward\n" not in calls[0][0] and "Model's own forward\n" in calls[1][0]
+    assert record["fallbacks"] == [{"verdict": "fail", "reason": "wrong output on wide(trial1): 3 elements",
+                                    "then": "Model's forward"}]
+    if failures == 1:
+        assert record["verdict"] == "pass" and record["passthrough"] and out.read_text() == calls[1][0]
+        assert "it replaced a forward the harness failed (wrong output" in record["reason"]
+    else:
+        assert record["verdict"] == "fail" and not out.exists() and record["output"] is None
+
+
+def test_gemm_stand_ins_go_first_when_the_harness_fails_a_forward():
+    """The fallbacks in order: ATen's GEMMs in place of kernelwright's, then Model's forward, then none."""
+    torch.manual_seed(0)
+    model = api._import_source(_SUMMED_GEMM).Model()
+    best = api.optimize(model, [torch.rand(64, 256)], problem_source=_SUMMED_GEMM, problem_name="summed_gemm",
+                        measure=False)
+    best.calls = {"addmm": tune.CallTiming(aten_ms=1.0, chosen="a stand-in")}
+    assert driver._fall_back(best, "wrong output") == "ATen's GEMMs in place of kernelwright's"
+    assert best.calls["addmm"].chosen is None and not best.passthrough
+    assert any("the harness failed the forward with them (wrong output)" in d for d in best.plan.decisions)
+    assert driver._fall_back(best, "wrong output again") == "Model's forward"
+    assert best.passthrough and "failed the harness (wrong output again)" in best.source
+    assert driver._fall_back(best, "still wrong") is None

@@ -34,6 +34,32 @@ class Optimized:
     model_class: Optional[type] = None  # set where optimize() was not given the problem's source
     standalone_source: str = ""  # the same module needing only torch (emit_standalone)
     fusions: dict = field(default_factory=dict)  # group id -> tune.FusionTiming, for groups in a GEMM's epilogue
+    problem_source: str = ""  # the text defining Model, which the module includes
+    problem_name: str = ""
+
+    def uses_gemm_stand_ins(self):
+        """Whether a GEMM runs on kernelwright's GEMM: a stand-in, or one with a group in its epilogue."""
+        return bool(self.fusions) or any(c.chosen for c in self.calls.values())
+
+    def without_gemm_stand_ins(self, why):
+        """ATen's GEMMs back in place of the stand-ins and the epilogues run in them, the names of
+        those dropped and ``why`` in the decisions."""
+        dropped = sorted({name for name, c in self.calls.items() if c.chosen}
+                         | {"the GEMM with %s in its epilogue" % self.plan.specs[gid].name for gid in self.fusions})
+        for c in self.calls.values():
+            if c.chosen:
+                c.note = "dropped: " + why
+                c.chosen = None
+        self.fusions = {}
+        self.plan.decisions.append("%s: ATen's GEMM kept for %s, with no epilogue fused" % (why, ", ".join(dropped)))
+        _emit(self, {gid: t.chosen for gid, t in self.timings.items()}, {})
+
+    def as_model(self, why):
+        """ModelNew made Model itself, ``why`` (a sentence) in its docstring."""
+        self.passthrough = True
+        self.source = self.standalone_source = emit.passthrough_source(
+            self.problem_source, self.problem_name, why, emit.design_lines(self.plan))
+        self._module = None
 
     def write(self, path, standalone=False):
         """Write the module; it defines ModelNew (and Model, get_inputs, get_init_inputs).
@@ -112,7 +138,7 @@ def optimize(model, example_inputs, *, problem_source=None, problem_name=None, d
         best = _with_channels_last(best, model, example_inputs, problem_source, problem_name, device, model_class)
     if measuring:
         t = time.perf_counter()
-        best = _as_accurate_as_model(best, model, example_inputs, problem_source, problem_name)
+        best = _as_accurate_as_model(best, model, example_inputs)
         eager_ms, generated_ms = tune.forwards_in_turns([model, best.bind(model)], example_inputs, device)
         best.end_to_end = (eager_ms, generated_ms)
         if _forward_kept(best, eager_ms):
@@ -120,10 +146,8 @@ def optimize(model, example_inputs, *, problem_source=None, problem_name=None, d
             if note:
                 best.notes.append("the generated forward against Model's: " + note)
         else:
-            best.passthrough = True
-            best.source = best.standalone_source = emit.passthrough_source(
-                problem_source, problem_name, eager_ms, best.end_to_end[1], emit.design_lines(best.plan))
-            best._module = None
+            best.as_model("The generated forward measured %.4f ms against Model's %.4f ms on the example inputs, "
+                          "so ModelNew keeps Model's forward." % (best.end_to_end[1], eager_ms))
         best.seconds["end_to_end"] = time.perf_counter() - t
     return best
 
@@ -192,21 +216,22 @@ def _layout(model, inputs, converted, problem_source, problem_name, device, meas
         plan.decisions.append("%s: %s %s's epilogue (%s)" % (
             plan.specs[gid].name, "in" if f.kept else "not in", fusions[gid].gemm.name, f.note))
     optimized = Optimized("", plan, timings, calls, gbps, str(device), seconds=seconds, model_class=model_class,
+                          problem_source=problem_source, problem_name=problem_name,
                           fusions={gid: fused[gid] for gid in in_epilogue})
-    _emit(optimized, problem_source, problem_name, choices, in_epilogue)
+    _emit(optimized, choices, in_epilogue)
     return optimized
 
 
-def _emit(optimized, problem_source, problem_name, choices, in_epilogue):
+def _emit(optimized, choices, in_epilogue):
     """Writes ``optimized``'s module sources for these choices and epilogues."""
-    plan = optimized.plan
+    plan, problem_source, problem_name = optimized.plan, optimized.problem_source, optimized.problem_name
     design = emit.design_lines(plan)
     optimized.source = emit.module_source(plan, problem_source, problem_name, choices, design, epilogues=in_epilogue)
     optimized.standalone_source = emit_standalone.module_source(plan, problem_source, problem_name, choices, design)
     optimized._module = None
 
 
-def _as_accurate_as_model(best, model, inputs, problem_source, problem_name):
+def _as_accurate_as_model(best, model, inputs):
     """``best``, or ``best`` with ATen's GEMMs back where its GEMM stand-ins leave the forward
     further from float64 than tune.ERROR_RATIO times Model's. Each stand-in is checked against
     ATen's GEMM alone, element by element, where it is the more accurate; but the split 'highest'
@@ -214,25 +239,16 @@ def _as_accurate_as_model(best, model, inputs, problem_source, problem_name):
     where the operands do, and a reduction over the GEMM's output (a row's sum of positive
     terms) adds them up where cuBLAS's rounded errors cancel."""
     # A GEMM with a group in its epilogue is kernelwright's split GEMM too, stand-in or not.
-    if not best.fusions and not any(c.chosen for c in best.calls.values()):
+    if not best.uses_gemm_stand_ins():
         return best
     model_err, best_err = tune.errors_vs_float64([model, best.bind(model)], model, inputs)
     # Relative errors under float32's unit roundoff are rounding, whatever their ratio.
     allowed = tune.ERROR_RATIO * max(model_err, 2.0**-24)
     if not math.isfinite(model_err) or best_err <= allowed:
         return best
-    dropped = sorted({name for name, c in best.calls.items() if c.chosen}
-                     | {"the GEMM with %s in its epilogue" % best.plan.specs[gid].name for gid in best.fusions})
-    for c in best.calls.values():
-        if c.chosen:
-            c.note = "dropped: the generated forward with it was %.3g from float64, Model's %.3g" % (best_err, model_err)
-            c.chosen = None
-    best.fusions = {}
-    best.plan.decisions.append(
-        "end to end: the generated forward's error against float64, %.3g, is %.3gx Model's %.3g (over %g): "
-        "ATen's GEMM kept for %s, with no epilogue fused" % (
-            best_err, best_err / max(model_err, 2.0**-24), model_err, tune.ERROR_RATIO, ", ".join(dropped)))
-    _emit(best, problem_source, problem_name, {gid: t.chosen for gid, t in best.timings.items()}, {})
+    best.without_gemm_stand_ins(
+        "end to end: the generated forward's error against float64, %.3g, is %.3gx Model's %.3g (over %g)" % (
+            best_err, best_err / max(model_err, 2.0**-24), model_err, tune.ERROR_RATIO))
     (plain_err,) = tune.errors_vs_float64([best.bind(model)], model, inputs)
     best.notes.append("without the GEMM stand-ins the generated forward is %.3g from float64" % plain_err)
     return best

@@ -13,7 +13,7 @@ import torch
 from kernelwright import precision as precision_contract
 from kernelwright.harness.api import EvalOptions
 from kernelwright.harness.inputs import draw_inputs
-from kernelwright.harness.protocol import PRECISION_ENV, Role
+from kernelwright.harness.protocol import PRECISION_ENV, Cause, Role
 from kernelwright.harness.session import Spares, evaluate_with
 
 from . import api, report
@@ -96,12 +96,9 @@ def _optimize_and_verify(record, problem, output, options, spares, seed, console
     if device.type == "cuda":
         torch.cuda.empty_cache()
     record["seconds"].update(optimized.seconds)
-    record["kernels"] = report.group_rows(optimized)
-    record["calls"] = report.call_rows(optimized)
-    record["decisions"] = optimized.plan.decisions
+    _record_choices(record, optimized)
     record["copy_gbps"] = optimized.copy_gbps
     record["end_to_end_ms"] = optimized.end_to_end
-    record["passthrough"] = optimized.passthrough
     record["notes"] = optimized.notes
     if console is not None and record["kernels"]:
         console.print(report.table(record["kernels"]))
@@ -110,11 +107,22 @@ def _optimize_and_verify(record, problem, output, options, spares, seed, console
         candidate = optimized.write(os.path.join(workdir, stem + "_kernelwright.py"), standalone=standalone)
         if options is not None:
             t = time.perf_counter()
-            if console is not None:
-                with console.status("verifying with the harness"):
-                    result = evaluate_with(problem, candidate, options, spares=spares)
-            else:
-                result = evaluate_with(problem, candidate, options, spares=spares)
+            result = _verified(problem, candidate, options, spares, console)
+            # A forward the harness fails is not the end: the next safer one is tried, and the
+            # record keeps each failure and what replaced it.
+            while _failed_by_candidate(result):
+                replaced_by = _fall_back(optimized, result["reason"])
+                if replaced_by is None:
+                    break
+                record.setdefault("fallbacks", []).append(
+                    {"verdict": result["verdict"], "reason": result["reason"], "then": replaced_by})
+                if console is not None:
+                    console.print("the harness failed the forward (%s); trying %s" % (result["reason"], replaced_by),
+                                  markup=False)
+                candidate = optimized.write(candidate, standalone=standalone)
+                result = _verified(problem, candidate, options, None, console)
+            if record.get("fallbacks"):
+                _record_choices(record, optimized)
             record["seconds"]["verify"] = time.perf_counter() - t
             for key in ("verdict", "reason", "flags", "speedup_vs_eager", "speedup_vs_compile",
                         "speedup_vs_eager_device", "speedup_vs_compile_device", "error_vs_fp64",
@@ -123,6 +131,8 @@ def _optimize_and_verify(record, problem, output, options, spares, seed, console
                 record[key] = result.get(key)
             # Where the verification's time goes, per worker and phase (it is most of a problem's).
             record["verify_phase_s"] = result.get("phase_s")
+            for f in record.get("fallbacks", []):
+                record["reason"] += "; it replaced a forward the harness failed (%s) with %s" % (f["reason"], f["then"])
         else:
             record["verdict"], record["reason"] = "pass", "not verified (--no-verify)"
         if record["verdict"] == "pass":
@@ -130,6 +140,42 @@ def _optimize_and_verify(record, problem, output, options, spares, seed, console
             record["output"] = os.path.abspath(output)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _record_choices(record, optimized):
+    """What the written forward runs: its kernels, stand-ins and decisions."""
+    record["kernels"] = report.group_rows(optimized)
+    record["calls"] = report.call_rows(optimized)
+    record["decisions"] = optimized.plan.decisions
+    record["passthrough"] = optimized.passthrough
+
+
+def _verified(problem, candidate, options, spares, console):
+    """The harness's record of ``candidate``; ``spares``: its workers started ahead, or None."""
+    if console is None:
+        return evaluate_with(problem, candidate, options, spares=spares)
+    with console.status("verifying with the harness"):
+        return evaluate_with(problem, candidate, options, spares=spares)
+
+
+def _failed_by_candidate(result):
+    """Whether the harness failed the candidate for what it computed: wrong outputs or a fatal
+    flag, or a CUDA error in its process (not a failure of the harness itself)."""
+    return result["verdict"] == "fail" or (result["verdict"] == "error" and result.get("cause") == Cause.CUDA_ERROR)
+
+
+def _fall_back(optimized, failure):
+    """``optimized`` made the next forward to try after its own failed the harness with
+    ``failure``: ATen's GEMMs in place of kernelwright's (whose rounding differs most from
+    Model's), then Model's forward itself. What it became, or None where nothing is left."""
+    if optimized.uses_gemm_stand_ins():
+        optimized.without_gemm_stand_ins("the harness failed the forward with them (%s)" % failure)
+        return "ATen's GEMMs in place of kernelwright's"
+    if not optimized.passthrough:
+        optimized.as_model("The generated forward failed the harness (%s), so ModelNew keeps Model's forward."
+                           % failure)
+        return "Model's forward"
+    return None
 
 
 def _finish(record, started, console, report_dir, json_path):
@@ -145,7 +191,7 @@ def _finish(record, started, console, report_dir, json_path):
             record["verdict"], "%.3fx" % sp if sp else "-",
             "%.3fx" % record["speedup_vs_compile"] if record.get("speedup_vs_compile") else "-",
             report.rel_l2(record.get("error_vs_fp64")), record["seconds"]["total"]), markup=False)
-        if record.get("passthrough"):
+        if record.get("passthrough") and not record.get("fallbacks"):
             eager_ms, generated_ms = record["end_to_end_ms"]
             console.print("the generated forward measured %.4f ms against Model's %.4f ms: ModelNew keeps Model's "
                           "forward" % (generated_ms, eager_ms), markup=False)
