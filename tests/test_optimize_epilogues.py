@@ -17,7 +17,7 @@ from optimize_util import MODELS, as_list, assert_matches, build, model_id, plan
 # a chain reduced, with ops on the reduced rows after it.
 FUSIBLE = [m for m in MODELS if model_id(m)[:3] in (
     "039", "041", "045", "047", "086", "150", "180", "198", "205", "218", "234", "235", "236", "237", "240", "241", "249", "250",
-    "270", "272", "274", "275", "278", "286", "294", "172", "342", "343", "344", "347", "348", "349", "354", "355", "356", "357")]
+    "270", "272", "274", "275", "278", "286", "294", "172", "342", "343", "344", "347", "348", "349", "354", "355", "356", "357", "326", "333", "364", "367")]
 
 
 def _fusions(path):
@@ -132,17 +132,34 @@ class _ThreeResiduals(torch.nn.Module):
 
 
 def test_full_size_operands_are_read_in_the_epilogue_and_a_third_says_why_not():
-    """A residual (172: x + w2(...)) joins the program as its full-size operand, a GRU's
-    interpolation (349: h + z * (n - h)) as two; a third keeps the group apart, saying so."""
-    for prefix, count in (("172", 1), ("349", 2), ("348", 2)):
+    """A residual (172: x + w2(...)) joins the program as its full-size operand (as does its
+    SwiGLU's gate), a GRU's interpolation (349: h + z * (n - h)) as two; a third keeps the group
+    apart, saying so."""
+    for prefix, counts in (("172", [1, 1]), ("349", [2]), ("348", [2])):
         path = next(m for m in MODELS if model_id(m).startswith(prefix))
         _, (fusions, _) = _fusions(path)
-        assert [len(f.program.fulls) for f in fusions.values()] == [count], prefix
+        assert [len(f.program.fulls) for f in fusions.values()] == counts, prefix
     inputs = [torch.randn(5, 8)] + [torch.randn(5, 12) for _ in range(3)]
     plan = planning.plan(capture.capture(_ThreeResiduals(), inputs))
     fusions, decisions = epilogues.candidates(plan)
     assert not fusions
     assert any("at most two full-size operands, this one reads 3" in d for d in decisions), decisions
+
+
+def test_a_group_reading_two_gemms_runs_in_the_later_ones_epilogue():
+    """A SwiGLU's silu(gate(x)) * up(x) (326) and an LSTM's x @ W_ih + h @ W_hh (364): the group
+    runs in the epilogue of the GEMM computed last, the other's result its full-size operand; a
+    group ending in a reshape (the product flattened for the next Linear) is viewed back."""
+    for prefix in ("326", "364"):
+        path = next(m for m in MODELS if model_id(m).startswith(prefix))
+        plan, (fusions, _) = _fusions(path)
+        two = [f for f in fusions.values() if sum(epilogues._gemm_behind(a) is not None for a in f.group.inputs) == 2]
+        assert two, prefix
+        for f in two:
+            other = [epilogues._gemm_behind(a)[0] for a in f.group.inputs if epilogues._gemm_behind(a) not in (None,)
+                     and epilogues._gemm_behind(a)[0] is not f.gemm]
+            assert len(other) == 1 and epilogues._position(other[0]) < epilogues._position(f.gemm)
+            assert len(f.program.fulls) == 1
 
 
 @pytest.mark.parametrize("shape,kind", [((), "scalar"), ((1,), "scalar"), ((1, 1, 1), "scalar"), ((8,), "column"),

@@ -1,6 +1,6 @@
-"""GEMM epilogues: a pointwise group whose only GEMM operand is a GEMM's result can run in that
-GEMM's epilogue (``kernelwright.ops.linear(..., epilogue=...)``), so that the result is written
-once, after the chain, instead of written, read back and written again; a rows group that ends
+"""GEMM epilogues: a pointwise group that reads a GEMM's result can run in that GEMM's epilogue
+(``kernelwright.ops.linear(..., epilogue=...)``), so that the result is written once, after the
+chain, instead of written, read back and written again; a rows group that ends
 in one sum, mean, max, min or logsumexp over the last dim of such a chain reduces the rows in
 the epilogue (``linear(..., reduce=...)``; ``epilogue_reduce``), so that the GEMM's result is
 never written; the group's ops on the reduced rows, if any, run after it on those few values.
@@ -8,8 +8,9 @@ never written; the group's ops on the reduced rows, if any, run after it on thos
 ``candidates`` finds the (GEMM, group) pairs and translates each group into an epilogue
 expression (``kernelwright.ops.epilogue``; ``epilogue_translate``) whose operands are the group's
 other inputs, each read as a value per column or per row of the GEMM's result, or one per element
-(a residual, a gate: at most two such full-size operands); a group with more, an op the epilogue lacks, or
-a dtype other than float32 stays a kernel of its own, and the decision says why. ``tune`` times
+(a residual, a gate, another GEMM's result: at most two such full-size operands); a group with
+more, an op the epilogue lacks, or a dtype other than float32 stays a kernel of its own, and the
+decision says why. ``tune`` times
 each candidate against the GEMM and the group apart, in the same run, and keeps it only where it
 is correct and faster.
 """
@@ -93,7 +94,7 @@ class Fusion:
                        epilogue=program, reduce=self.reduce,
                        after=self.after_programs if self.after is not None else None)
         if self.after is None:
-            return [out.view(meta(self.group.outputs[0]).shape) if self.views or self.reduce else out]
+            return [out.view(meta(self.group.outputs[0]).shape)]
         return [v.view(meta(o).shape) for v, o in zip(out, self.group.outputs)]
 
     def build_ahead(self, gemm_args, cache=None):
@@ -147,7 +148,8 @@ class Fusion:
         call = "_K.linear(%s, %s.t(), %s%s, epilogue=%s.bind(%s)%s)" % (
             name_of(a), name_of(b), name_of(bias) if bias is not None else "None", cache, program_name, bound, reduce)
         if self.after is None:
-            view = ".view(%r)" % (tuple(meta(outputs[0]).shape),) if self.views or self.reduce else ""
+            shape = tuple(meta(outputs[0]).shape)
+            view = ".view(%r)" % (shape,) if shape != mn else ""
             return ["%s = %s%s" % (name_of(outputs[0]), call, view)]
         rows_name = "%s_rows" % program_name.lstrip("_")
         values = [rows_name + "[%d]" % i + ("" if tuple(meta(o).shape) == (mn[0],) else ".view(%r)" % (tuple(meta(o).shape),))
@@ -175,27 +177,40 @@ def candidates(plan):
     for g in plan.groups:
         reads = [(a, _gemm_behind(a)) for a in g.inputs]
         reads = [(a, gemm) for a, gemm in reads if gemm is not None]
-        if len(reads) > 1:  # a norm reads its statistics' input, then every element again
+        gemms = [gemm for _, (gemm, _) in reads]
+        if len(set(gemms)) < len(gemms):  # a norm reads its statistics' input, then every element again
             decisions.append("%s: not in an epilogue (it reads GEMM results %d times: %s)" % (
                 g.name, len(reads), ", ".join(a.name for a, _ in reads)))
+            continue
         if not reads:
             why = [w for w in map(_gemm_out_of_reach, g.inputs) if w]
             if why:
                 decisions.append("%s: not in an epilogue (%s)" % (g.name, why[0]))
             continue
-        if len(reads) > 1:
-            continue
-        read, (gemm, views) = reads[0]
         template = plan.specs[g.id].template
         if template not in ("pointwise", "rows"):
             decisions.append("%s: not in %s's epilogue (a %s kernel; the epilogue takes pointwise chains and "
-                             "their rows reduced)" % (g.name, gemm.name, template))
+                             "their rows reduced)" % (g.name, gemms[-1].name, template))
             continue
-        try:
-            found[g.id] = _fusion(plan, gemm, views, read, g, owner, reduced=template == "rows")
-        except Unsupported as why:
-            decisions.append("%s: not in %s's epilogue (%s)" % (g.name, gemm.name, why))
+        # Where the group reads several GEMMs' results (an LSTM's x @ W_ih + h @ W_hh, a SwiGLU's
+        # silu(w1(x)) * w3(x)), one runs it in its epilogue and reads the others' results as
+        # full-size operands: the last computed first, whose operands are ready the earliest.
+        tried = []
+        for read, (gemm, views) in sorted(reads, key=lambda r: _position(r[1][0]), reverse=True):
+            try:
+                found[g.id] = _fusion(plan, gemm, views, read, g, owner, reduced=template == "rows")
+                break
+            except Unsupported as why:
+                tried.append("%s's epilogue (%s)" % (gemm.name, why))
+        if g.id not in found:
+            decisions.append("%s: not in %s" % (g.name, "; nor in ".join(tried)))
+        elif tried:
+            decisions.append("%s: not in %s; in %s's" % (g.name, "; nor in ".join(tried), found[g.id].gemm.name))
     return found, decisions
+
+
+def _position(node):
+    return list(node.graph.nodes).index(node)
 
 
 def _gemm_behind(node):
@@ -245,6 +260,12 @@ def _fusion(plan, gemm, views, read, group, owner, reduced=False):
     if reduced:
         reduction = row_reduction(group, val.shape[1])
         nodes, last = reduction.nodes, reduction.src
+    # A group ending in reshapes (a SwiGLU's product flattened for the next Linear) is computed
+    # in the shape it reads, and its output viewed as the group's.
+    while last in nodes and opset.op_name(last.target) in RESHAPES and last.all_input_nodes \
+            and last.all_input_nodes[0] in nodes:
+        nodes = [n for n in nodes if n is not last]
+        last = last.all_input_nodes[0]
     if len(group.outputs) != 1 and (reduction is None or any(
             o is not reduction.reduced and o not in reduction.after for o in group.outputs)):
         raise Unsupported("the group has more than one output" if reduction is None else
