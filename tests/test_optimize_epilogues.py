@@ -156,8 +156,8 @@ def test_a_group_reading_two_gemms_runs_in_the_later_ones_epilogue():
         two = [f for f in fusions.values() if sum(epilogues._gemm_behind(a) is not None for a in f.group.inputs) == 2]
         assert two, prefix
         for f in two:
-            other = [epilogues._gemm_behind(a)[0] for a in f.group.inputs if epilogues._gemm_behind(a) not in (None,)
-                     and epilogues._gemm_behind(a)[0] is not f.gemm]
+            behind = [epilogues._gemm_behind(a) for a in f.group.inputs]
+            other = [b[0] for b in behind if b is not None and b[0] is not f.gemm]
             assert len(other) == 1 and epilogues._position(other[0]) < epilogues._position(f.gemm)
             assert len(f.program.fulls) == 1
 

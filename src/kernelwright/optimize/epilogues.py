@@ -187,16 +187,18 @@ def candidates(plan):
             if why:
                 decisions.append("%s: not in an epilogue (%s)" % (g.name, why[0]))
             continue
+        # Where the group reads several GEMMs' results (an LSTM's x @ W_ih + h @ W_hh, a SwiGLU's
+        # silu(w1(x)) * w3(x)), one runs it in its epilogue and reads the others' results as
+        # full-size operands. The fused call runs where the group did, after all of them, so any
+        # may; the one computed last is tried first.
+        reads.sort(key=lambda r: _position(r[1][0]), reverse=True)
         template = plan.specs[g.id].template
         if template not in ("pointwise", "rows"):
             decisions.append("%s: not in %s's epilogue (a %s kernel; the epilogue takes pointwise chains and "
-                             "their rows reduced)" % (g.name, gemms[-1].name, template))
+                             "their rows reduced)" % (g.name, reads[0][1][0].name, template))
             continue
-        # Where the group reads several GEMMs' results (an LSTM's x @ W_ih + h @ W_hh, a SwiGLU's
-        # silu(w1(x)) * w3(x)), one runs it in its epilogue and reads the others' results as
-        # full-size operands: the last computed first, whose operands are ready the earliest.
         tried = []
-        for read, (gemm, views) in sorted(reads, key=lambda r: _position(r[1][0]), reverse=True):
+        for read, (gemm, views) in reads:
             try:
                 found[g.id] = _fusion(plan, gemm, views, read, g, owner, reduced=template == "rows")
                 break
@@ -260,9 +262,10 @@ def _fusion(plan, gemm, views, read, group, owner, reduced=False):
     if reduced:
         reduction = row_reduction(group, val.shape[1])
         nodes, last = reduction.nodes, reduction.src
-    # A group ending in reshapes (a SwiGLU's product flattened for the next Linear) is computed
-    # in the shape it reads, and its output viewed as the group's.
-    while last in nodes and opset.op_name(last.target) in RESHAPES and last.all_input_nodes \
+    # A pointwise group ending in reshapes (a SwiGLU's product flattened for the next Linear) is
+    # computed in the shape it reads, and its output viewed as the group's; a reduction's input
+    # keeps its shape, whose last dim is the one reduced.
+    while not reduced and last in nodes and opset.op_name(last.target) in RESHAPES and last.all_input_nodes \
             and last.all_input_nodes[0] in nodes:
         nodes = [n for n in nodes if n is not last]
         last = last.all_input_nodes[0]
