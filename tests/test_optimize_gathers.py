@@ -1,0 +1,102 @@
+"""Gathers moved ahead of the pointwise ops they pick from: the same values, the whole pointwise
+result no longer written, and no move where it would be wrong or cost more."""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from kernelwright.optimize import capture, interpret, plan
+from optimize_util import assert_matches
+
+aten = torch.ops.aten
+
+
+def _captured(fn, inputs):
+    class M(torch.nn.Module):
+        def forward(self, *args):
+            return fn(*args)
+
+    return M(), capture.capture(M(), inputs)
+
+
+def _gathers(gm):
+    return [n for n in gm.graph.nodes if n.op == "call_function" and n.target is aten.gather.default]
+
+
+def _graph_matches(model, captured, inputs):
+    got = captured.graph_module(*inputs)
+    assert_matches(got, model(*inputs))
+    ref = model(*[x.double() if x.is_floating_point() else x for x in inputs])
+    assert_matches(got, ref.float() if not isinstance(ref, tuple) else [r.float() for r in ref])
+
+
+@pytest.mark.parametrize("shape,dim", [((37, 1003), 1), ((5, 7, 129), -1), ((300, 11), 0)])
+def test_cross_entropy_picks_its_logits_from_the_input(shape, dim):
+    torch.manual_seed(0)
+    x = torch.randn(*shape) * 4 - 1
+
+    def nll_of_log_softmax(x, t):
+        return -F.log_softmax(x, dim=dim).gather(dim, t).mean()
+
+    index_shape = list(shape)
+    index_shape[dim] = 2
+    t = torch.randint(0, shape[dim], index_shape)
+    model, c = _captured(nll_of_log_softmax, [x, t])
+    (g,) = _gathers(c.graph_module)
+    # Picks from the input itself: the log-softmax is no longer a tensor anything reads whole.
+    assert g.args[0].op == "placeholder" and g.meta.get("kw_gather_sunk")
+    _graph_matches(model, c, [x, t])
+    p = plan.plan(c)
+    assert any("gather" in d and "moved ahead" in d for d in p.decisions)
+    big = [g for g in p.groups for o in g.outputs if o.meta["val"].numel() == x.numel()]
+    assert not big, "a group still writes a tensor of the input's size"
+
+
+def test_cross_entropy_with_ignored_targets_matches_float64():
+    torch.manual_seed(1)
+    x = torch.randn(64, 515) * 3
+    t = torch.randint(0, 515, (64,))
+    t[::7] = -100
+    model, c = _captured(lambda x, t: F.cross_entropy(x, t), [x, t])
+    assert _gathers(c.graph_module)[0].args[0].op == "placeholder"
+    _graph_matches(model, c, [x, t])
+    # The planned kernels, run through their torch renderings, agree too.
+    p = plan.plan(c)
+    with torch.no_grad():
+        got = interpret.run(p, model, [x, t], {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
+    assert_matches(got, model(x, t))
+
+
+def test_an_operand_broadcast_across_the_gathered_dim_is_not_moved_through():
+    """x [1, C] + y [N, 1] gathered along dim 1: x is full along the gathered dim but broadcast
+    over the rows, so the gather moves ahead of the exp and stops after the add."""
+    x, y = torch.randn(1, 33), torch.randn(40, 1)
+    t = torch.randint(0, 33, (40, 1))
+    model, c = _captured(lambda x, y, t: torch.gather(torch.exp(x + y), 1, t), [x, y, t])
+    (g,) = _gathers(c.graph_module)
+    assert g.args[0].target is aten.add.Tensor and g.meta.get("kw_gather_sunk")
+    _graph_matches(model, c, [x, y, t])
+
+
+def test_a_gather_that_picks_most_of_the_result_stays_after_it():
+    x = torch.randn(16, 9)
+    t = torch.randint(0, 9, (16, 9))  # a permutation-sized pick: repeating the ops costs more
+    model, c = _captured(lambda x, t: torch.gather(torch.tanh(x) * 2, 1, t), [x, t])
+    (g,) = _gathers(c.graph_module)
+    assert g.args[0].op == "call_function" and not g.meta.get("kw_gather_sunk")
+    _graph_matches(model, c, [x, t])
+
+
+def test_a_pointwise_result_used_elsewhere_is_kept_and_the_gather_still_moves():
+    torch.manual_seed(2)
+    x, s = torch.randn(24, 301), torch.randn(24, 1)
+    t = torch.randint(0, 301, (24, 1))
+
+    def f(x, s, t):
+        y = torch.sigmoid(x * s)
+        return y.sum(1), torch.gather(y, 1, t)
+
+    model, c = _captured(f, [x, s, t])
+    (g,) = _gathers(c.graph_module)
+    assert g.args[0].op == "placeholder"
+    _graph_matches(model, c, [x, s, t])
