@@ -90,15 +90,15 @@ int main() {
   const int rows = %(rows)d, cols = %(cols)d, threads = %(threads)d;
   static const float x[] = {%(values)s};
   for (int r = 0; r < rows; ++r) {
-    float m[threads]; double s[threads];
+    float m[threads], ref[threads]; double s[threads];
     for (int t = 0; t < threads; ++t) {
-      m[t] = -INFINITY; s[t] = 0.0;
-      for (int c = t; c < cols; c += threads) kw_online_add(x[r * cols + c], m[t], s[t]);
+      m[t] = ref[t] = -INFINITY; s[t] = 0.0;
+      for (int c = t; c < cols; c += threads) kw_online_add(x[r * cols + c], m[t], ref[t], s[t]);
     }
     float row_max = -INFINITY;  // as kw_max_op: NaN wins
     for (int t = 0; t < threads; ++t) if (m[t] != m[t] || m[t] > row_max) row_max = m[t];
     double sum = 0.0;
-    for (int t = 0; t < threads; ++t) sum += kw_online_part(s[t], m[t], row_max);
+    for (int t = 0; t < threads; ++t) sum += kw_online_part(s[t], ref[t], row_max);
     const float lse_shift = std::isinf(row_max) ? 0.0f : row_max;  // logsumexp's shift
     std::printf("%%.17g %%.17g\n", kw_online_finish(sum, row_max, row_max), kw_online_finish(sum, row_max, lse_shift));
   }
@@ -113,6 +113,8 @@ def _host_rows():
             (torch.randn(40) * 30 + 5000).tolist(),  # exp overflows float unless shifted
             (torch.randn(40) - 5000).tolist(),
             sorted(torch.randn(40).tolist()),  # the max grows at every element
+            torch.linspace(-100, 100, 40).tolist(),  # ... by less than the slack, and past it
+            (torch.randn(40) * 20).tolist(),
             [-inf] * 5 + torch.randn(35).tolist(),
             [-inf] * 40,
             torch.randn(20).tolist() + [inf] + torch.randn(19).tolist(),

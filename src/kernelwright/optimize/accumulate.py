@@ -101,8 +101,8 @@ def block_reduce(p, across=None):
     if p.online_of:
         return []  # with its amax
     if p.partner:
-        return ["kw_online_reduce(%s, %s, %s, %s, %s);" % (
-            p.acc, p.partner.acc, smem_name(p.ctype), smem_name(p.partner.ctype), last)]
+        return ["kw_online_reduce(%s, %s_r, %s, %s, %s, %s);" % (
+            p.acc, p.acc, p.partner.acc, smem_name(p.ctype), smem_name(p.partner.ctype), last)]
     if is_arg(p):
         return ["kw_reduce_arg(%s, %s_i, %s, %s, kw_smem_idx, %s);" % (
             p.acc, p.acc, "true" if p.op == "argmax" else "false", smem_name(p.ctype), last)]
@@ -128,6 +128,8 @@ def column_declarations(loop):
     out = []
     for p in loop.reduces:
         out.append("%s %s = %s;" % (dialects.CUDA_TYPES[p.ctype], p.acc, init_literal(p, dialects.Cuda())))
+        if p.partner:  # the reference its partner's sum is kept relative to (online.py)
+            out.append("%s %s_r = %s;" % (dialects.CUDA_TYPES[p.ctype], p.acc, init_literal(p, dialects.Cuda())))
         if is_arg(p):
             out.append("long long %s_i = 0x7fffffffffffffffLL;" % p.acc)
     return out
@@ -140,7 +142,7 @@ def column_body(loop):
         if p.partner:
             continue  # updated with its partner's sum, below
         if p.online_of:
-            out.append("kw_online_add(%s, %s, %s);" % (p.online_of.value, p.online_of.acc, p.acc))
+            out.append("kw_online_add(%s, %s, %s_r, %s);" % (p.online_of.value, p.online_of.acc, p.online_of.acc, p.acc))
         elif is_arg(p):
             out.append("kw_argbest(%s, %s_i, %s, (long long)col, %s);" % (
                 p.acc, p.acc, p.value, "true" if p.op == "argmax" else "false"))

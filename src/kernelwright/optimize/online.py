@@ -15,16 +15,22 @@ import torch
 from . import opset
 from .emitter import meta, reached, reduction_dims
 
-# kw_online_add: one element; kw_online_part: a thread's (or block's) share, moved from its own
-# max to the row's. A share that is 0 stays 0 (its rescaling factor can overflow).
+# kw_online_add: one element. The sum is kept relative to a reference r, at most the running max
+# m, moved up only where an element exceeds it by more than KW_ONLINE_SLACK: a term is then at
+# most e^16, and the rescale (an exp in double) is taken a few times a row instead of, by some
+# lane of the warp, at nearly every element while the lanes' maxima still grow.
+# kw_online_part: a thread's (or block's) share, moved from its reference to the row's max. A
+# share that is 0 stays 0 (its rescaling factor can overflow).
 CUDA_MATH = r"""
+#define KW_ONLINE_SLACK 16
 template <typename T> KW_F T kw_shift(T m) { return kw_isinf(m) ? T(0) : m; }
-template <typename T> KW_F void kw_online_add(T x, T& m, double& s) {
-  if (x > m || x != x) {  // a larger max, or a NaN, which then stays the max
-    if (s != 0.0) s *= exp((double)kw_shift(m) - (double)kw_shift(x));
-    m = x;
+template <typename T> KW_F void kw_online_add(T x, T& m, T& r, double& s) {
+  if (x > m || x != x) m = x;  // a larger max, or a NaN, which then stays the max
+  if (x > r + T(KW_ONLINE_SLACK) || x != x) {
+    if (s != 0.0) s *= exp((double)kw_shift(r) - (double)kw_shift(x));
+    r = x;
   }
-  s += (double)kw_exp(x - kw_shift(m));
+  s += (double)kw_exp(x - kw_shift(r));
 }
 template <typename T> KW_F double kw_online_part(double s, T m, T row_max) {
   return s == 0.0 ? 0.0 : s * exp((double)kw_shift(m) - (double)kw_shift(row_max));
@@ -36,10 +42,9 @@ template <typename T> KW_F double kw_online_finish(double s, T row_max, T t) {
 
 CUDA_HELPERS = CUDA_MATH + r"""
 template <typename T>
-KW_F void kw_online_reduce(T& m, double& s, T* smem, double* smem_d, int threads_per_row, bool across = false) {
-  const T mine = m;
+KW_F void kw_online_reduce(T& m, T r, double& s, T* smem, double* smem_d, int threads_per_row, bool across = false) {
   m = kw_reduce_rows(m, kw_max_op(), smem, threads_per_row, across);
-  s = kw_reduce_rows(kw_online_part(s, mine, m), kw_add_op(), smem_d, threads_per_row, across);
+  s = kw_reduce_rows(kw_online_part(s, r, m), kw_add_op(), smem_d, threads_per_row, across);
 }
 """
 
