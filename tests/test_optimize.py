@@ -55,12 +55,11 @@ def test_generated_cuda_compiles_with_nvrtc(path):
         pytest.skip("no generated kernels")
     for g in p.groups:
         spec = p.specs[g.id]
-        # Two variants of the group's template, its first 16-byte vector variant, and one of
-        # each other template it may run.
-        others = {l.template: l for l in spec.variants if l.template}
+        # Two variants of the group's template and, of it and of each other template it may
+        # run, one variant with 16-byte vectors and one without.
         own = [l for l in spec.variants if not l.template]
-        vectors = [l for l in own if dict(l.defines).get("VEC", 1) > 1][:1]
-        for launch in own[:2] + vectors + list(others.values()):
+        chosen = {(l.template, dict(l.defines).get("VEC", 1) > 1): l for l in reversed(spec.variants)}
+        for launch in own[:2] + list(chosen.values()):
             nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
                            ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
 
@@ -606,6 +605,24 @@ def test_rows_vector_variant_reads_and_writes_the_row_in_16_byte_accesses(dtype)
     assert len(re.findall(r"ld\.global(\.nc)?\.v4\.(f32|u32|b32)", ptx)) >= 2, "x as 16-byte loads, in each loop"
     assert len(re.findall(r"st\.global\.v4\.(f32|u32|b32)", ptx)) >= 1, "the output as 16-byte stores"
     assert re.search(r"ld\.global(\.nc)?\.(f32|u16|b16)\s", ptx), "the misaligned path column by column"
+
+
+def test_a_rows_vector_loop_loads_a_batch_of_steps_before_working_on_them():
+    """The online max and sum's branch keeps the compiler from loading a step ahead by itself:
+    the vector loop issues BATCH steps' 16-byte loads before the first exponential."""
+    class Model(torch.nn.Module):
+        def forward(self, x, t):
+            return torch.nn.functional.cross_entropy(x, t)
+
+    p = plan.plan(capture.capture(Model(), [torch.randn(64, 4096), torch.randint(0, 4096, (64,))]))
+    spec = next(s for s in p.specs.values() if s.template == "rows" and "amax" in s.ops)
+    launch = next(l for l in spec.variants if dict(l.defines).get("VEC") == 4 and dict(l.defines)["THREADS"] == 256)
+    ptx, _ = nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
+                            ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+    ptx = ptx.decode(errors="replace")
+    first = re.search(r"ld\.global(\.nc)?\.v4", ptx).start()
+    work = ptx.index("ex2.approx", first)
+    assert len(re.findall(r"ld\.global(\.nc)?\.v4", ptx[first:work])) == codegen._BATCH
 
 
 def test_rows_offer_no_vector_variant_where_a_row_breaks_the_alignment():

@@ -290,7 +290,7 @@ def test_long_rows_walked_twice_get_a_cluster_that_holds_them_on_chip():
         assert "kw_bulk_copy(kw_cache0 + (kw_fb - col_begin), in0 + kw_src," in source and "in0[" not in source
         assert "const bool kw_bulk = ((reinterpret_cast<unsigned long long>(in0) & 15ull) == 0);" in source
         # each loop twice: VEC columns a thread where the output is aligned, one otherwise
-        assert d["VEC"] == 4 and source.count("kw_copy_vec<VEC>(kw_stage0, kw_cache0 + (kw_base - kw_row_base));") == 2
+        assert d["VEC"] == 4 and source.count("kw_copy_vec<VEC>(kw_stage0[kw_u], kw_cache0 + (kw_base - kw_row_base));") == 2
         assert source.count("KW_ROW_LOAD(0,") == 4 and source.count("kw_mbar_wait(") == 1, source
         assert source.index("kw_mbar_wait(") < source.index("kw_next_row = kw_cluster_load") < source.rindex(
             "kw_bulk_copy(")

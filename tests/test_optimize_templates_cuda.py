@@ -57,6 +57,13 @@ _CASES = {
     # split rows with the online pair and with a one-loop variance
     "logsumexp_split": (lambda x: torch.logsumexp(x, 1), lambda: _special_rows(torch.randn(6, 3 * split.MIN_COLS + 5))),
     "var_split": (lambda x: torch.var(x, dim=1), lambda: torch.randn(3, 40 * split.MIN_COLS) * 0.1 + 100.0),
+    # split rows in 16-byte vectors where aligned, one column at a time where a row starts off 16 bytes
+    "frobenius_split": (lambda x: x / torch.norm(x), lambda: torch.randn(2, 3, 5 * split.MIN_COLS) * 3 - 1),
+    "frobenius_misaligned_split": (lambda x: x / torch.norm(x),
+                                   lambda: torch.randn(3 * 5 * split.MIN_COLS + 1)[1:].view(3, -1) * 3 - 1),
+    # the target's logit gathered from the input, the row statistics split across blocks
+    "cross_entropy_split": (lambda x: F.cross_entropy(x, torch.arange(x.shape[0], device=x.device) * 7919 % x.shape[1]),
+                            lambda: torch.randn(5, 4 * split.MIN_COLS) * 4),
     "cross_entropy": (lambda x: F.cross_entropy(x, torch.arange(x.shape[0], device=x.device) % x.shape[1]),
                       lambda: torch.randn(4096, 1000)),
     # rows read in vectors where aligned; one column at a time where a row starts off 16 bytes

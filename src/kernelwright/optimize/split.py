@@ -50,20 +50,24 @@ def applies(nrows, ncols, sm_count):
     return ncols >= MIN_COLS and nrows < 2 * sm_count
 
 
-def launches(nrows, ncols, sm_count, slots):
-    """The split variants: for each block shape, as many parts a row as fill the SMs once."""
+def launches(nrows, ncols, sm_count, slots, vec=0):
+    """The split variants: for each block shape, as many parts a row as fill the SMs once; with
+    ``vec`` (vectors.row_vector's), each shape again with VEC columns a thread, every part's
+    first column a multiple of THREADS * VEC so that its vectors stay aligned."""
     bar_bytes = -(-4 * nrows // 16) * 16
     out = []
     for threads, per_sm in _SHAPES:
-        split = max(1, (per_sm * sm_count) // nrows)
-        chunk = -(-(-(-ncols // split)) // threads) * threads
-        split = -(-ncols // chunk)
-        if split < 2 or nrows > 65535:
-            continue
-        workspace = bar_bytes + 8 * slots * nrows * split
-        out.append(Launch((split, nrows, 1), (threads, 1, 1),
-                          (("THREADS", threads), ("BLOCKS_PER_SM", per_sm), ("SPLIT", split), ("CHUNK", chunk)),
-                          workspace=workspace, cooperative=True, template="split rows"))
+        for v in (1, vec) if vec > 1 else (1,):
+            split = max(1, (per_sm * sm_count) // nrows)
+            step = threads * v
+            chunk = -(-(-(-ncols // split)) // step) * step
+            split = -(-ncols // chunk)
+            if split < 2 or nrows > 65535:
+                continue
+            workspace = bar_bytes + 8 * slots * nrows * split
+            defines = (("THREADS", threads), ("BLOCKS_PER_SM", per_sm), ("SPLIT", split), ("CHUNK", chunk))
+            out.append(Launch((split, nrows, 1), (threads, 1, 1), defines + ((("VEC", v),) if vec > 1 else ()),
+                              workspace=workspace, cooperative=True, template="split rows"))
     return out
 
 
@@ -71,8 +75,11 @@ def slot_count(clines):
     return sum(2 if accumulate.is_arg(p) else 1 for seg in clines if isinstance(seg, kernels.Loop) for p in seg.reduces)
 
 
-def body(signature, smem, clines, cstores, nrows, ncols, index):
-    """The kernel's source; ``signature``'s last parameter is the workspace, ``kw_ws``."""
+def body(signature, smem, clines, cstores, nrows, ncols, index, vector=None):
+    """The kernel's source; ``signature``'s last parameter is the workspace, ``kw_ws``.
+    ``vector``: where VEC columns a thread are possible, ``(aligned, column_loop)``: the
+    condition on the staged pointers, and ``column_loop(loop, start, end)``, the loop over
+    [start, end) that stages VEC columns a thread (vectors.column_loop for this kernel)."""
     bar_bytes = -(-4 * nrows // 16) * 16
     head = ["const %s row = blockIdx.y;" % index,
             "const bool row_ok = true;",
@@ -80,11 +87,21 @@ def body(signature, smem, clines, cstores, nrows, ncols, index):
             "const %s col_end = col_begin + CHUNK < %d ? col_begin + CHUNK : %d;" % (index, ncols, ncols),
             "unsigned int* kw_bar = reinterpret_cast<unsigned int*>(kw_ws) + row;",
             "unsigned long long* kw_part = reinterpret_cast<unsigned long long*>(kw_ws + %d);" % bar_bytes]
+    column_loop = None
+    if vector:
+        aligned, wide = vector
+        head.append("const bool kw_vectors = VEC > 1 && %s;" % aligned)
+
+        def column_loop(seg, k):
+            scalar = accumulate.column_for(seg, index, "col_begin + threadIdx.x", "col_end")
+            return (accumulate.column_declarations(seg)
+                    + ["if (kw_vectors) {"] + ["  " + s for s in wide(seg, "col_begin + threadIdx.x * VEC", "col_end")]
+                    + ["} else {"] + ["  " + s for s in scalar] + ["}"])
     exchange = Exchange(
         store=lambda slot, value: "kw_part_store(%s, %s);" % (_part(slot, nrows, "blockIdx.x"), value),
         load=lambda ctype, slot: "kw_part_load<%s>(%s)" % (ctype, _part(slot, nrows)),
         barrier=lambda phase: "kw_row_barrier(kw_bar, %d * SPLIT);" % phase, parts="SPLIT")
-    lines = head + phases(clines, index, exchange)
+    lines = head + phases(clines, index, exchange, column_loop)
     if cstores:
         lines += ["if (blockIdx.x == 0 && threadIdx.x == 0) {"] + ["  " + s for s in cstores] + ["}"]
     return "%s {\n%s%s\n}\n" % (signature, smem, textwrap.indent("\n".join(lines), "  "))

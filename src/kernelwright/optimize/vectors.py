@@ -30,21 +30,33 @@ def aligned(pointers):
 GLOBAL_LOAD = "kw_load(in##k[off])"
 
 
-def column_loop(loop, index, ncols, em, outs, start, end, source, row_load=GLOBAL_LOAD):
+def column_loop(loop, index, ncols, em, outs, start, end, source, row_load=GLOBAL_LOAD, batch=1):
     """VEC columns a thread over [start, end) in steps of THREADS * VEC (``start`` includes the
     thread's own offset); ``source(k)`` is where input ``k``'s VEC elements at flat index
-    ``kw_base`` are read from; ``row_load``, KW_ROW_LOAD's definition to restore after."""
+    ``kw_base`` are read from; ``row_load``, KW_ROW_LOAD's definition to restore after.
+    ``batch``: that many steps' loads issued before any of them is used. A reduction's body
+    (the online max and sum's branch and exp) keeps the compiler from moving one step's load
+    ahead of the previous step's work, so without it a thread waits out each load's latency in
+    turn; the columns are still taken in the same order."""
     body = accumulate.column_body(loop)
     text = "\n".join(body)
     ins = [(k, a) for k, a in enumerate(em.inputs.values()) if "KW_ROW_LOAD(%d," % k in text]
     stored = [k for k in range(len(outs)) if "KW_OUT_AT(%d," % k in text]
-    lines = ["for (%s colv = %s; colv < %s; colv += THREADS * VEC) {" % (index, start, end),
-             "  const %s kw_base = row * %d + colv;" % (index, ncols)]
-    for k, a in ins:
-        lines += ["  alignas(16) %s kw_stage%d[VEC];" % (dialects.STORAGE_TYPES[a.dtype], k),
-                  "  kw_copy_vec<VEC>(kw_stage%d, %s);" % (k, source(k))]
+    step = "THREADS * VEC"
+    lines = ["for (%s kw_colb = %s; kw_colb < %s; kw_colb += %d * %s) {" % (index, start, end, batch, step)]
+    lines += ["  alignas(16) %s kw_stage%d[%d][VEC];" % (dialects.STORAGE_TYPES[a.dtype], k, batch) for k, a in ins]
+    lines += ["  #pragma unroll", "  for (int kw_u = 0; kw_u < %d; ++kw_u) {" % batch,
+              "    const %s colv = kw_colb + kw_u * %s;" % (index, step),
+              "    const %s kw_base = row * %d + colv;" % (index, ncols),
+              "    if (colv < %s) {" % end]
+    lines += ["      kw_copy_vec<VEC>(kw_stage%d[kw_u], %s);" % (k, source(k)) for k, _ in ins]
+    lines += ["    }", "  }",
+              "  #pragma unroll", "  for (int kw_u = 0; kw_u < %d; ++kw_u) {" % batch,
+              "  const %s colv = kw_colb + kw_u * %s;" % (index, step),
+              "  if (colv >= %s) break;" % end,
+              "  const %s kw_base = row * %d + colv;" % (index, ncols)]
     lines += ["  alignas(16) %s kw_ostage%d[VEC];" % (dialects.STORAGE_TYPES[outs[k].dtype], k) for k in stored]
-    lines += ["#undef KW_ROW_LOAD", "#define KW_ROW_LOAD(k, off) kw_load(kw_stage##k[(off) - kw_base])",
+    lines += ["#undef KW_ROW_LOAD", "#define KW_ROW_LOAD(k, off) kw_load(kw_stage##k[kw_u][(off) - kw_base])",
               "#undef KW_OUT_AT", "#define KW_OUT_AT(k, off) (&kw_ostage##k[(off) - kw_base])",
               "  #pragma unroll", "  for (int v = 0; v < VEC; ++v) {", "    const %s col = colv + v;" % index]
     lines += ["    " + line for line in body]
@@ -53,4 +65,4 @@ def column_loop(loop, index, ncols, em, outs, start, end, source, row_load=GLOBA
     if stored:
         lines += ["  if (row_ok) {"] + ["    kw_copy_vec<VEC>(out%d + kw_base, kw_ostage%d);" % (k, k) for k in stored]
         lines += ["  }"]
-    return lines + ["}"]
+    return lines + ["  }", "}"]
