@@ -6,7 +6,7 @@ import torch
 import torch.nn.functional as F
 
 from kernelwright.optimize import capture, interpret, plan
-from optimize_util import assert_matches
+from optimize_util import assert_matches, graph_outputs
 
 aten = torch.ops.aten
 
@@ -24,7 +24,7 @@ def _gathers(gm):
 
 
 def _graph_matches(model, captured, inputs):
-    got = captured.graph_module(*inputs)
+    got = graph_outputs(plan.plan(captured), model, inputs)
     assert_matches(got, model(*inputs))
     ref = model(*[x.double() if x.is_floating_point() else x for x in inputs])
     assert_matches(got, ref.float() if not isinstance(ref, tuple) else [r.float() for r in ref])
@@ -67,15 +67,44 @@ def test_cross_entropy_with_ignored_targets_matches_float64():
     assert_matches(got, model(x, t))
 
 
-def test_an_operand_broadcast_across_the_gathered_dim_is_not_moved_through():
-    """x [1, C] + y [N, 1] gathered along dim 1: x is full along the gathered dim but broadcast
-    over the rows, so the gather moves ahead of the exp and stops after the add."""
+def test_an_operand_broadcast_along_another_dim_is_picked_from_its_expanded_view():
+    """x [1, C] + y [N, 1] gathered along dim 1: y broadcasts along the gathered dim and is used
+    as it is; x is full along it but broadcast over the rows, so it is picked from x expanded."""
+    torch.manual_seed(3)
     x, y = torch.randn(1, 33), torch.randn(40, 1)
     t = torch.randint(0, 33, (40, 1))
     model, c = _captured(lambda x, y, t: torch.gather(torch.exp(x + y), 1, t), [x, y, t])
     (g,) = _gathers(c.graph_module)
-    assert g.args[0].target is aten.add.Tensor and g.meta.get("kw_gather_sunk")
+    assert g.args[0].target is aten.expand.default and g.args[0].args[0].op == "placeholder"
     _graph_matches(model, c, [x, y, t])
+
+
+@pytest.mark.parametrize("pick,moved", [("rows", True), ("middle", True), ("sliced", False)])
+def test_advanced_indexing_picks_from_the_input(pick, moved):
+    """x[i, j, k] and x[:, j] move like gathers; behind a slice (a view between the pick and the
+    pointwise op) the pick stays where it is."""
+    torch.manual_seed(4)
+    x, temp = torch.randn(6, 50, 37) * 3, torch.rand(6, 1, 1) + 0.5
+    t = torch.randint(0, 37, (6, 50))
+    rows = torch.arange(6)
+
+    def f(x, temp, t):
+        logp = F.log_softmax(x / temp, dim=-1)
+        if pick == "rows":
+            return -logp[rows[:, None], torch.arange(50)[None, :], t].mean()
+        if pick == "sliced":
+            return logp[:, 3:40:2][rows, :, t[:, :1].squeeze(1)]
+        return logp[:, t[0, :7]]  # an index on a middle dim, whole rows kept
+
+    model, c = _captured(f, [x, temp, t])
+    picks = [n for n in c.graph_module.graph.nodes if n.op == "call_function" and n.target is aten.index.Tensor]
+    assert picks and all(bool(n.meta.get("kw_gather_sunk")) == moved for n in picks)
+    assert all(n.args[0].op == "placeholder" or n.args[0].target is aten.expand.default for n in picks) == moved
+    _graph_matches(model, c, [x, temp, t])
+    p = plan.plan(c)
+    with torch.no_grad():
+        got = interpret.run(p, model, [x, temp, t], {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
+    assert_matches(got, model(x, temp, t))
 
 
 def test_a_gather_that_picks_most_of_the_result_stays_after_it():

@@ -262,8 +262,8 @@ def _why_aten(n):
     if n.meta.get("kw_bias_split"):
         return "a convolution: a library kernel, without its bias, which the ops after it add"
     if n.meta.get("kw_gather_sunk"):
-        return ("a gather, moved ahead of the pointwise ops it picked from, which now run on the picked "
-                "values alone: their whole result is never written")
+        return ("a pick (gather or indexing), moved ahead of the pointwise ops it picked from, which now "
+                "run on the picked values alone: their whole result is never written")
     if name in ("mm", "addmm", "bmm", "baddbmm", "convolution", "_convolution"):
         return "a GEMM or convolution: a library kernel"
     if name == "scaled_dot_product_attention":
