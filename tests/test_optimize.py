@@ -16,7 +16,7 @@ from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from kernelwright.kernel import nvrtc
 from kernelwright.harness import session
-from kernelwright.harness.protocol import Role
+from kernelwright.harness.protocol import Cause, Role
 from kernelwright.optimize import api, capture, codegen, driver, interpret, layout, opset, plan, report, runtime, tune
 from tests.optimize_util import (MODELS, as_list, assert_matches, build, computes_in_half, float64_outputs,
                                  graph_outputs, model_id, planned, seeded_eager, small_level)
@@ -697,13 +697,14 @@ def test_attention_stays_one_library_call_between_fused_kernels():
     assert_matches(got, M()(q, k, v), "sdpa")
 
 
-def _harness_failing(times, calls):
-    """evaluate_with's stand-in: a wrong output for the first ``times`` candidates, then a pass;
-    ``calls`` gets each candidate's source and whether spares were handed over."""
+def _harness_failing(times, calls, failure=("fail", "wrong output on wide(trial1): 3 elements", None)):
+    """evaluate_with's stand-in: ``failure`` (verdict, reason, cause) for the first ``times``
+    candidates, then a pass; ``calls`` gets each candidate's source and whether spares were
+    handed over."""
     def evaluate(problem, candidate, options, spares=None):
         calls.append((open(candidate).read(), spares is not None))
         if len(calls) <= times:
-            return {"verdict": "fail", "reason": "wrong output on wide(trial1): 3 elements", "cause": None}
+            return dict(zip(("verdict", "reason", "cause"), failure))
         return {"verdict": "pass", "reason": "correct on 10 input sets; 1.5x vs eager", "cause": None}
     return evaluate
 
@@ -727,6 +728,26 @@ def test_a_forward_the_harness_fails_falls_back_to_models_own(tmp_path, monkeypa
         assert "it replaced a forward the harness failed (wrong output" in record["reason"]
     else:
         assert record["verdict"] == "fail" and not out.exists() and record["output"] is None
+
+
+@pytest.mark.parametrize("cause,falls_back", [(Cause.CUDA_ERROR, True), (Cause.OUT_OF_MEMORY, False),
+                                              (Cause.EXCHANGE_SPACE, False)])
+def test_only_a_cuda_error_of_the_forward_itself_makes_it_fall_back(tmp_path, monkeypatch, cause, falls_back):
+    """A CUDA error in the candidate's process is the forward's own failure (an illegal address in
+    a generated kernel): the next safer forward is tried. Out of memory, or a failure of the
+    harness itself, says nothing against the forward: the error stands and nothing is written."""
+    calls = []
+    failure = ("error", "candidate raised: an illegal memory access was encountered", cause)
+    monkeypatch.setattr(driver, "evaluate_with", _harness_failing(1, calls, failure))
+    problem = small_level(tmp_path / "level") / "1_pointwise.py"
+    out = tmp_path / "new.py"
+    record = driver.optimize_problem(str(problem), str(out))
+    if falls_back:
+        assert len(calls) == 2 and record["verdict"] == "pass" and out.exists()
+        assert record["fallbacks"] == [{"verdict": "error", "reason": failure[1], "then": "Model's forward"}]
+    else:
+        assert len(calls) == 1 and record["verdict"] == "error" and not out.exists()
+        assert "fallbacks" not in record
 
 
 def test_gemm_stand_ins_go_first_when_the_harness_fails_a_forward():
