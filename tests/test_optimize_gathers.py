@@ -129,3 +129,12 @@ def test_a_pointwise_result_used_elsewhere_is_kept_and_the_gather_still_moves():
     (g,) = _gathers(c.graph_module)
     assert g.args[0].op == "placeholder"
     _graph_matches(model, c, [x, s, t])
+
+
+def test_take_along_dim_picks_through_the_expand_it_decomposes_to():
+    torch.manual_seed(5)
+    x, t = torch.randn(5, 23, 41) * 2, torch.randint(0, 41, (5, 23, 1))
+    model, c = _captured(lambda x, t: -torch.take_along_dim(F.log_softmax(x, -1), t, dim=-1), [x, t])
+    (g,) = _gathers(c.graph_module)
+    assert g.meta.get("kw_gather_sunk") and g.args[0].op == "placeholder"
+    _graph_matches(model, c, [x, t])

@@ -40,8 +40,18 @@ def _static(val):
     return isinstance(val, torch.Tensor) and all(isinstance(s, int) for s in val.shape)
 
 
+def _source(node):
+    """What ``node`` picks from, seen through expands that change no size (``take_along_dim``
+    decomposes to a gather of one)."""
+    src = node.args[0]
+    while (isinstance(src, torch.fx.Node) and src.target is aten.expand.default
+           and tuple(src.args[0].meta["val"].shape) == tuple(src.meta["val"].shape)):
+        src = src.args[0]
+    return src
+
+
 def _movable(node):
-    src, picked = node.args[0], node.meta.get("val")
+    src, picked = _source(node), node.meta.get("val")
     if not isinstance(src, torch.fx.Node) or opset.kind(src) != opset.POINTWISE:
         return False
     out = src.meta["val"]
@@ -76,7 +86,8 @@ def _kept(arg, node, out):
 
 def _move(gm, node):
     """Replaces ``node`` with the pointwise op on picked operands; returns the new picks."""
-    src, out = node.args[0], node.args[0].meta["val"]
+    src = _source(node)
+    out = src.meta["val"]
     tensors = _tensor_args(src)
     made, args = [], []
     with gm.graph.inserting_before(node):
