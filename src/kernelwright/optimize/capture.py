@@ -11,7 +11,7 @@ from typing import Dict, List
 import torch
 from torch._decomp import core_aten_decompositions, get_decompositions
 
-from . import gathers, runtime
+from . import picks, runtime
 
 aten = torch.ops.aten
 
@@ -93,7 +93,7 @@ def capture(model, example_inputs):
     _drop_metadata_asserts(gm)
     _split_value_index_reductions(gm)
     _split_convolution_bias(gm)
-    gathers.sink_gathers(gm)
+    picks.sink_picks(gm)
     params, constants = {}, {}
     for spec in sig.input_specs:
         kind = spec.kind.name

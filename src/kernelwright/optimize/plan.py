@@ -261,7 +261,7 @@ def _why_aten(n):
     name = opset.op_name(n.target)
     if n.meta.get("kw_bias_split"):
         return "a convolution: a library kernel, without its bias, which the ops after it add"
-    if n.meta.get("kw_gather_sunk"):
+    if n.meta.get("kw_pick_moved"):
         return ("a pick (gather or indexing), moved ahead of the pointwise ops it picked from, which now "
                 "run on the picked values alone: their whole result is never written")
     if name in ("mm", "addmm", "bmm", "baddbmm", "convolution", "_convolution"):

@@ -1,4 +1,4 @@
-"""Gathers moved ahead of the pointwise ops they pick from: the same values, the whole pointwise
+"""Picks (gathers, indexing) moved ahead of the pointwise ops they pick from: the same values, the whole pointwise
 result no longer written, and no move where it would be wrong or cost more."""
 
 import pytest
@@ -44,7 +44,7 @@ def test_cross_entropy_picks_its_logits_from_the_input(shape, dim):
     model, c = _captured(nll_of_log_softmax, [x, t])
     (g,) = _gathers(c.graph_module)
     # Picks from the input itself: the log-softmax is no longer a tensor anything reads whole.
-    assert g.args[0].op == "placeholder" and g.meta.get("kw_gather_sunk")
+    assert g.args[0].op == "placeholder" and g.meta.get("kw_pick_moved")
     _graph_matches(model, c, [x, t])
     p = plan.plan(c)
     assert any("gather" in d and "moved ahead" in d for d in p.decisions)
@@ -98,7 +98,7 @@ def test_advanced_indexing_picks_from_the_input(pick, moved):
 
     model, c = _captured(f, [x, temp, t])
     picks = [n for n in c.graph_module.graph.nodes if n.op == "call_function" and n.target is aten.index.Tensor]
-    assert picks and all(bool(n.meta.get("kw_gather_sunk")) == moved for n in picks)
+    assert picks and all(bool(n.meta.get("kw_pick_moved")) == moved for n in picks)
     assert all(n.args[0].op == "placeholder" or n.args[0].target is aten.expand.default for n in picks) == moved
     _graph_matches(model, c, [x, temp, t])
     p = plan.plan(c)
@@ -112,7 +112,7 @@ def test_a_gather_that_picks_most_of_the_result_stays_after_it():
     t = torch.randint(0, 9, (16, 9))  # a permutation-sized pick: repeating the ops costs more
     model, c = _captured(lambda x, t: torch.gather(torch.tanh(x) * 2, 1, t), [x, t])
     (g,) = _gathers(c.graph_module)
-    assert g.args[0].op == "call_function" and not g.meta.get("kw_gather_sunk")
+    assert g.args[0].op == "call_function" and not g.meta.get("kw_pick_moved")
     _graph_matches(model, c, [x, t])
 
 
@@ -136,5 +136,5 @@ def test_take_along_dim_picks_through_the_expand_it_decomposes_to():
     x, t = torch.randn(5, 23, 41) * 2, torch.randint(0, 41, (5, 23, 1))
     model, c = _captured(lambda x, t: -torch.take_along_dim(F.log_softmax(x, -1), t, dim=-1), [x, t])
     (g,) = _gathers(c.graph_module)
-    assert g.meta.get("kw_gather_sunk") and g.args[0].op == "placeholder"
+    assert g.meta.get("kw_pick_moved") and g.args[0].op == "placeholder"
     _graph_matches(model, c, [x, t])

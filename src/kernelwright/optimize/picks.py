@@ -19,10 +19,10 @@ aten = torch.ops.aten
 _PICKS = (aten.gather.default, aten.index.Tensor)
 
 
-def sink_gathers(gm):
+def sink_picks(gm):
     """Moves every pick of ``gm`` that can be moved ahead of the pointwise op it reads, again
     until none can, and drops what the moves left unused. Marks each pick it makes
-    ``kw_gather_sunk`` (the planner's explanation says so)."""
+    ``kw_pick_moved`` (the planner's explanation says so)."""
     work = [n for n in gm.graph.nodes if n.op == "call_function" and n.target in _PICKS]
     moved = False
     while work:
@@ -99,7 +99,7 @@ def _move(gm, node):
                     a = full
                 picked = gm.graph.call_function(node.target, (a,) + tuple(node.args[1:]), dict(node.kwargs))
                 vals = [_val(x) for x in (a,) + tuple(node.args[1:])]
-                picked.meta.update(node.meta, val=node.target(*vals, **node.kwargs), kw_gather_sunk=True)
+                picked.meta.update(node.meta, val=node.target(*vals, **node.kwargs), kw_pick_moved=True)
                 made.append(picked)
                 a = picked
             args.append(a)
