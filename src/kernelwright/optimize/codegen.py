@@ -42,7 +42,9 @@ def build(group):
         raise Unsupported("an empty output")
     # A reduction over an empty dim reads nothing: ATen's op gives its value (0, 1, NaN or an
     # error, by op) without a kernel launch, and a generated kernel would have no elements to load.
-    if any(meta(n).numel() == 0 for n in group.inputs):
+    # (torch.cat skips empty parts: a concatenation alone reads none.)
+    if any(meta(n).numel() == 0 and any(u in nodes and opset.op_name(u.target) != "cat" for u in n.users)
+           for n in group.inputs):
         raise Unsupported("an empty input")
     # 32-bit index arithmetic is faster; the margin covers the last block's overshoot.
     index = "long long" if _largest(nodes, group.inputs) >= 2**31 - 2**20 else "int"

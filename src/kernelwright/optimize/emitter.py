@@ -12,7 +12,7 @@ import re
 
 import torch
 
-from . import dialects, opset, window
+from . import dialects, indexing, opset, selects, window
 from .digits import Digits
 from .ir import TensorArg, Unsupported
 
@@ -120,6 +120,10 @@ class Emitter:
         if k == opset.REDUCTION:
             return self.accumulator(node, coords)
         if k == opset.VIEW:
+            if opset.op_name(node.target) in selects.SELECTS:
+                return selects.value(self, node, coords)
+            if opset.op_name(node.target) in indexing.PICKS:
+                return indexing.value(self, node, coords)
             return self.value(node.args[0], self.view_coords(node, coords))
         if k == opset.WINDOW:
             return window.value(self, node, coords)
@@ -127,11 +131,25 @@ class Emitter:
             return self.scan_value(node, coords)
         ctype = opset.ctype_of(meta(node).dtype)
         if k == opset.CONSTANT:
+            if opset.op_name(node.target) == "arange":
+                return self._arange(node, coords, ctype)
             value = node.args[1] if opset.op_name(node.target) in ("full", "full_like") else node.args[0]
             if opset.op_name(node.target) in ("zeros_like", "ones_like"):
                 value = 0 if opset.op_name(node.target) == "zeros_like" else 1
             return self.d.literal(value, ctype)
         return self.pointwise(node, coords, ctype)
+
+    def _arange(self, node, coords, ctype):
+        """ATen's element i: start + i * step, in the result's type (float's for float32)."""
+        args = list(node.args) if len(node.args) > 1 else [0, node.args[0]]
+        start, step = args[0], args[2] if len(args) > 2 else 1
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (start, step)):
+            raise Unsupported("arange with bounds computed at run time")
+        i = self.d.cast(coords[0], ctype)
+        expr = i if step == 1 else "%s * %s" % (i, self.d.literal(step, ctype))
+        if start != 0:
+            expr = "(%s + %s)" % (expr, self.d.literal(start, ctype))
+        return self._emit((node, coords), dialects.rounded(expr, meta(node).dtype), ctype, coords)
 
     def pointwise(self, node, coords, ctype):
         name = opset.op_name(node.target)
@@ -260,6 +278,11 @@ class Emitter:
             dims = {x % len(src_shape) for x in node.args[1]}
             return tuple(self.index("%d - %s" % (s - 1, c), coords) if i in dims and s > 1 else c
                          for i, (c, s) in enumerate(zip(coords, src_shape)))
+        if name == "repeat":
+            lead = len(out_shape) - len(src_shape)
+            return tuple("0" if s == 1 else (coords[lead + i] if out_shape[lead + i] == s else
+                                             self.index(d.imod(coords[lead + i], s), coords))
+                         for i, s in enumerate(src_shape))
         if name == "select":
             dim, index = node.args[1] % len(src_shape), node.args[2] % src_shape[node.args[1] % len(src_shape)]
             result = list(coords)

@@ -74,9 +74,9 @@ def translate(node, exprs, out):
         raise Unsupported("%s computes in %s" % (name, getattr(val, "dtype", "no tensor")))
     kind = opset.kind(node)
     if kind == opset.VIEW:
-        src = exprs.get(node.args[0])
         if name not in RESHAPES:
             raise Unsupported("a view (%s) that reorders elements" % name)
+        src = exprs.get(node.args[0])
         if src is None or not _same_broadcast(meta(node.args[0]).shape, val.shape, out):
             raise Unsupported("a view (%s) that moves values between rows and columns" % name)
         return src

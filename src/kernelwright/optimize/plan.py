@@ -42,6 +42,10 @@ def plan(captured):
         for gid, node_list in members.items():
             ordered = [m for m in nodes if m in set(node_list)]
             if not any(opset.kind(m) in _WORK for m in ordered):
+                # Copies and constants no kernel computes with: ATen's own op does the same work.
+                decisions += ["%s (%s): ATen (%s)" % (m.name, _target(m), "a pick (gather or indexing), " + _MOVED
+                                                      if m.meta.get("kw_pick_moved") else "no generated kernel reads it")
+                              for m in ordered if opset.copies(m) or opset.kind(m) == opset.CONSTANT]
                 continue
             group = _group(len(groups), ordered, users)
             try:
@@ -57,6 +61,8 @@ def plan(captured):
             specs[group.id] = spec
             decisions.append("%s: %s kernel fusing %d ops (%s)" % (
                 group.name, spec.template, len(group.nodes), ", ".join(_short(group.ops()))))
+            decisions += ["%s (%s): read inside %s, %s" % (m.name, _target(m), group.name, _MOVED)
+                          for m in ordered if m.meta.get("kw_pick_moved")]
         if failed is None:
             break
         forbidden.add(failed)
@@ -149,7 +155,10 @@ def _partition(nodes, users, forbidden):
                 break
         if joined:
             continue
-        if k in (opset.VIEW, opset.CONSTANT) and not opset.copies(n):
+        # A view or a constant joins its users' kernels as they form, or is read from ATen's
+        # result; an arange (values by coordinate, as a mask's) starts a group its users then
+        # join, and stays with ATen where none does (plan() keeps only groups that compute).
+        if k == opset.VIEW and not opset.copies(n) or k == opset.CONSTANT and opset.op_name(n.target) != "arange":
             continue
         try:
             attempt(n, [n])
@@ -254,6 +263,10 @@ def _target(n):
     return str(n.target).replace("aten.", "").replace(".default", "")
 
 
+_MOVED = ("moved ahead of the pointwise ops it picked from, which now run on the picked values alone: "
+          "their whole result is never written")
+
+
 def _why_aten(n):
     val = n.meta.get("val")
     if not isinstance(val, torch.Tensor):
@@ -261,9 +274,6 @@ def _why_aten(n):
     name = opset.op_name(n.target)
     if n.meta.get("kw_bias_split"):
         return "a convolution: a library kernel, without its bias, which the ops after it add"
-    if n.meta.get("kw_pick_moved"):
-        return ("a pick (gather or indexing), moved ahead of the pointwise ops it picked from, which now "
-                "run on the picked values alone: their whole result is never written")
     if name in ("mm", "addmm", "bmm", "baddbmm", "convolution", "_convolution"):
         return "a GEMM or convolution: a library kernel"
     if name == "scaled_dot_product_attention":

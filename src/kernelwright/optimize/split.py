@@ -92,11 +92,13 @@ def body(signature, smem, clines, cstores, nrows, ncols, index, vector=None):
         aligned, wide = vector
         head.append("const bool kw_vectors = VEC > 1 && %s;" % aligned)
 
-        def column_loop(seg, k):
+        def vector_or_scalar(seg, k):
             scalar = accumulate.column_for(seg, index, "col_begin + threadIdx.x", "col_end")
             return (accumulate.column_declarations(seg)
                     + ["if (kw_vectors) {"] + ["  " + s for s in wide(seg, "col_begin + threadIdx.x * VEC", "col_end")]
                     + ["} else {"] + ["  " + s for s in scalar] + ["}"])
+
+        column_loop = vector_or_scalar
     exchange = Exchange(
         store=lambda slot, value: "kw_part_store(%s, %s);" % (_part(slot, nrows, "blockIdx.x"), value),
         load=lambda ctype, slot: "kw_part_load<%s>(%s)" % (ctype, _part(slot, nrows)),

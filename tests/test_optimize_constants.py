@@ -1,0 +1,69 @@
+"""Constants made from nothing (``full``, ``arange``) computed inside the kernels that read them,
+not written by ATen first and loaded: a causal mask from two aranges, positions scaled into a
+pointwise chain, a filled tensor in a select."""
+
+import pytest
+import torch
+
+from kernelwright.kernel import nvrtc
+from kernelwright.optimize import capture, interpret, plan, runtime
+from optimize_util import assert_matches
+
+
+def _model(fn):
+    class M(torch.nn.Module):
+        def forward(self, *args):
+            return fn(*args)
+
+    return M()
+
+
+def _generated(fn, inputs, op):
+    model = _model(fn)
+    p = plan.plan(capture.capture(model, inputs))
+    inside = [n for g in p.groups for n in g.nodes if n.target.__name__.startswith(op + ".")]
+    assert inside, "%s stayed with ATen: %s" % (op, p.decisions)
+    with torch.no_grad():
+        got = interpret.run(p, model, inputs, {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
+    assert_matches(got, model(*inputs))
+    ref = model(*[x.double() if x.is_floating_point() else x for x in inputs])
+    assert_matches(got, ref.to(got[0].dtype if isinstance(got, (list, tuple)) else got.dtype))
+    if nvrtc.available():
+        for g in p.groups:
+            spec = p.specs[g.id]
+            nvrtc._compile(runtime.PRELUDE + spec.cuda_source(spec.variants[0]), spec.name + ".cu", spec.name,
+                           ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+    return p
+
+
+def test_causal_mask_from_two_aranges_is_computed_in_the_softmax():
+    torch.manual_seed(0)
+    s = torch.randn(3, 37, 37) * 4
+
+    def masked_softmax(s):
+        n = s.shape[-1]
+        i = torch.arange(n)
+        keep = i[:, None] >= i[None, :]
+        return torch.softmax(s.masked_fill(~keep, float("-inf")), -1)
+
+    p = _generated(masked_softmax, [s], "arange")
+    assert len(p.groups) == 1, p.decisions
+
+
+@pytest.mark.parametrize("start,end,step", [(0, 50, 1), (3, 40, 2), (-5.5, 7.25, 0.25), (10, -3, -1)])
+def test_arange_in_a_pointwise_chain(start, end, step):
+    torch.manual_seed(1)
+    n = len(torch.arange(start, end, step))
+    x = torch.randn(4, n) * 2 - 1
+    _generated(lambda x: x * torch.arange(start, end, step, dtype=torch.float32) + 1, [x], "arange")
+
+
+def test_integer_positions_select_from_a_filled_tensor():
+    torch.manual_seed(2)
+    x = torch.randn(6, 23)
+
+    def f(x):
+        pos = torch.arange(23)
+        return torch.where(pos % 3 == 0, x, torch.full((6, 23), -2.5)).cumsum(-1) + pos
+
+    _generated(f, [x], "arange")
