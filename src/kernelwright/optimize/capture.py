@@ -38,6 +38,9 @@ _HALVES = {
     aten.max_pool3d_with_indices.default: (lambda a, k: (aten.max_pool3d.default, a, k), None),
 }
 
+# Ops whose results are parts of one tensor (their getitems become slices and selects).
+_PARTS = (aten.split_with_sizes.default, aten.split.Tensor, aten.unbind.int)
+
 
 def _keepdim(args, kwargs):
     return args[2] if len(args) > 2 else kwargs.get("keepdim", False)
@@ -93,6 +96,7 @@ def capture(model, example_inputs):
     _drop_metadata_asserts(gm)
     _split_value_index_reductions(gm)
     _split_convolution_bias(gm)
+    _parts_as_views(gm)
     picks.sink_picks(gm)
     params, constants = {}, {}
     for spec in sig.input_specs:
@@ -184,6 +188,47 @@ def _split_value_index_reductions(gm):
             gm.graph.erase_node(user)
         gm.graph.erase_node(n)
     gm.recompile()
+
+
+def _parts_as_views(gm):
+    """Each part taken from a ``split``/``split_with_sizes``/``unbind`` becomes the ``slice`` or
+    ``select`` it is: a view the planner reads through, so ops on the parts of a fused result
+    (a GLU's or a GRU's chunks of one tensor) join the kernel that computes it, where an op of
+    several results stays with ATen and its parts are written between two kernels."""
+    for n in list(gm.graph.nodes):
+        if n.op != "call_function" or n.target not in _PARTS or not n.users:
+            continue
+        if any(u.target is not operator.getitem for u in n.users):
+            continue  # the list used whole (a cat of the parts)
+        src, dim = n.args[0], n.args[2] if len(n.args) > 2 else n.kwargs.get("dim", 0)
+        dim %= src.meta["val"].dim()
+        if n.target is aten.unbind.int:
+            bounds = [(i, None) for i in range(src.meta["val"].shape[dim])]
+        else:
+            sizes = n.args[1]
+            if isinstance(sizes, int):  # split.Tensor: equal parts, the last may be shorter
+                total = src.meta["val"].shape[dim]
+                sizes = [min(sizes, total - s) for s in range(0, total, sizes)] if sizes > 0 else []
+            starts = [sum(sizes[:i]) for i in range(len(sizes))]
+            bounds = [(a, a + b) for a, b in zip(starts, sizes)]
+        for user in list(n.users):
+            start, end = bounds[user.args[1]]
+            target, args = (aten.select.int, (src, dim, start)) if end is None else (aten.slice.Tensor, (src, dim, start, end))
+            # Placed where the part is first used: a group that reads one part may then take the
+            # whole tensor provisionally, its other parts' users coming later (plan._partition).
+            first = min(user.users, key=_order(gm), default=user)
+            with gm.graph.inserting_before(first):
+                part = gm.graph.call_function(target, args)
+            part.meta.update(user.meta)
+            user.replace_all_uses_with(part)
+            gm.graph.erase_node(user)
+        gm.graph.erase_node(n)
+    gm.recompile()
+
+
+def _order(gm):
+    position = {n: i for i, n in enumerate(gm.graph.nodes)}
+    return position.__getitem__
 
 
 def _split_convolution_bias(gm):

@@ -30,7 +30,7 @@ from .ir import Group, Unsupported
 
 _GEMMS = ("mm", "addmm")
 _BATCHED_GEMMS = ("bmm", "baddbmm")
-_PARTS = ("split", "split_with_sizes", "unbind", "chunk")  # their getitems read a part of a tensor
+_PART_VIEWS = ("slice", "select")  # a GLU's or a GRU's chunks of one Linear's result
 
 @dataclass
 class Fusion:
@@ -179,8 +179,10 @@ def candidates(plan):
         reads = [(a, gemm) for a, gemm in reads if gemm is not None]
         gemms = [gemm for _, (gemm, _) in reads]
         if len(set(gemms)) < len(gemms):  # a norm reads its statistics' input, then every element again
-            decisions.append("%s: not in an epilogue (it reads GEMM results %d times: %s)" % (
-                g.name, len(reads), ", ".join(a.name for a, _ in reads)))
+            parts = [a.name for a, (_, views) in reads if any(opset.op_name(v.target) in _PART_VIEWS for v in views)]
+            decisions.append("%s: not in an epilogue (%s)" % (g.name, (
+                "it reads parts of one GEMM's result (%s); the epilogue writes the whole result" % ", ".join(parts))
+                if parts else "it reads GEMM results %d times: %s" % (len(reads), ", ".join(a.name for a, _ in reads))))
             continue
         if not reads:
             why = [w for w in map(_gemm_out_of_reach, g.inputs) if w]
@@ -228,8 +230,8 @@ def _gemm_behind(node):
 
 
 def _gemm_out_of_reach(node):
-    """Why a GEMM that ``node`` reads cannot take the group in its epilogue: a batched one, or a
-    part of one's result (the epilogue writes the whole); None where ``node`` reads no GEMM."""
+    """Why a GEMM that ``node`` reads cannot take the group in its epilogue (a batched one); None
+    where ``node`` reads no GEMM."""
     while opset.kind(node) == opset.VIEW and not opset.copies(node) and node.all_input_nodes:
         node = node.all_input_nodes[0]
     if node.op != "call_function":
@@ -237,11 +239,6 @@ def _gemm_out_of_reach(node):
     name = opset.op_name(node.target)
     if name in _BATCHED_GEMMS:
         return "it reads %s, a batched GEMM; the epilogue is on mm and addmm" % node.name
-    if name is None and node.all_input_nodes and opset.op_name(node.all_input_nodes[0].target) in _PARTS:
-        whole = _gemm_behind(node.all_input_nodes[0].all_input_nodes[0])
-        if whole is not None:
-            return "it reads a part of %s's result (%s); the epilogue writes the whole result" % (
-                whole[0].name, node.all_input_nodes[0].name)
     return None
 
 
@@ -252,6 +249,10 @@ def _fusion(plan, gemm, views, read, group, owner, reduced=False):
     if gemm.kwargs or (opset.op_name(gemm.target) == "addmm" and (
             len(gemm.args) > 3 or tuple(meta(gemm.args[0]).shape) != (val.shape[1],))):
         raise Unsupported("an addmm with scaling or a bias other than one value per column")
+    parts = [v.name for v in views if opset.op_name(v.target) in _PART_VIEWS]
+    if parts:
+        raise Unsupported("it reads a part of the GEMM's result (%s); the epilogue writes the whole result"
+                          % ", ".join(parts))
     moving = [v.name for v in views if opset.op_name(v.target) not in RESHAPES]
     if moving:
         raise Unsupported("it reads the GEMM's result through %s, which reorders it" % ", ".join(moving))

@@ -100,10 +100,10 @@ def store(em, k, coords, out, var):
 
 def pointwise(nodes, outputs, dialect):
     """(emitter, output args, statements, shape) of the pointwise template."""
-    shape = tuple(meta(outputs[0]).shape)
+    shape = tuple(meta(outputs[-1]).shape)
     for o in outputs:
-        if tuple(meta(o).shape) != shape:
-            raise Unsupported("outputs of different shapes (%s and %s)" % (shape, tuple(meta(o).shape)))
+        if tuple(meta(o).shape) != shape:  # the earlier output, which later joins may absorb
+            raise OutputShape("outputs of different shapes (%s and %s)" % (tuple(meta(o).shape), shape), o)
     em = Emitter(dialect, nodes)
     outs = output_args(outputs)
     # Consecutive threads take consecutive addresses of the first output, whatever its memory
