@@ -8,7 +8,8 @@ import os
 import torch
 
 from kernelwright.harness.inputs import to_float64
-from kernelwright.optimize import api, capture, interpret, plan
+from kernelwright.kernel import nvrtc
+from kernelwright.optimize import api, capture, interpret, plan, runtime
 
 MODELS_DIR = os.path.join(os.path.dirname(__file__), "optimize_models")
 MODELS = sorted(glob.glob(os.path.join(MODELS_DIR, "[0-9]*.py")))
@@ -27,6 +28,39 @@ def build(path, seed=0, device="cpu"):
     torch.manual_seed(seed + 1)
     inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in module.get_inputs()]
     return module, model, inputs
+
+
+def module_of(fn):
+    """A model whose forward is ``fn``."""
+    class M(torch.nn.Module):
+        def forward(self, *args):
+            return fn(*args)
+
+    return M()
+
+
+def planned_and_run(fn, inputs):
+    """(captured, plan, outputs): ``fn`` planned, and run with each generated kernel through its
+    torch rendering (the same index arithmetic and math as its CUDA source), matching eager."""
+    model = module_of(fn)
+    captured = capture.capture(model, inputs)
+    p = plan.plan(captured)
+    with torch.no_grad():
+        got = interpret.run(p, model, inputs, {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
+    assert_matches(got, model(*inputs))
+    return captured, p, got
+
+
+def compile_with_nvrtc(p, variants=2):
+    """Each generated kernel's first variants through NVRTC (a CUDA source that does not compile
+    raises), where NVRTC is installed."""
+    if not nvrtc.available():
+        return
+    for g in p.groups:
+        spec = p.specs[g.id]
+        for launch in spec.variants[:variants]:
+            nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
+                           ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
 
 
 def computes_in_half(plan):

@@ -5,34 +5,16 @@ pointwise chain, a filled tensor in a select."""
 import pytest
 import torch
 
-from kernelwright.kernel import nvrtc
-from kernelwright.optimize import capture, interpret, plan, runtime
-from optimize_util import assert_matches
-
-
-def _model(fn):
-    class M(torch.nn.Module):
-        def forward(self, *args):
-            return fn(*args)
-
-    return M()
+from optimize_util import assert_matches, compile_with_nvrtc, module_of, planned_and_run
 
 
 def _generated(fn, inputs, op):
-    model = _model(fn)
-    p = plan.plan(capture.capture(model, inputs))
+    _, p, got = planned_and_run(fn, inputs)
     inside = [n for g in p.groups for n in g.nodes if n.target.__name__.startswith(op + ".")]
     assert inside, "%s stayed with ATen: %s" % (op, p.decisions)
-    with torch.no_grad():
-        got = interpret.run(p, model, inputs, {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
-    assert_matches(got, model(*inputs))
-    ref = model(*[x.double() if x.is_floating_point() else x for x in inputs])
-    assert_matches(got, ref.to(got[0].dtype if isinstance(got, (list, tuple)) else got.dtype))
-    if nvrtc.available():
-        for g in p.groups:
-            spec = p.specs[g.id]
-            nvrtc._compile(runtime.PRELUDE + spec.cuda_source(spec.variants[0]), spec.name + ".cu", spec.name,
-                           ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+    ref = module_of(fn)(*[x.double() if x.is_floating_point() else x for x in inputs])
+    assert_matches(got, ref.to(got[0].dtype))
+    compile_with_nvrtc(p, variants=1)
     return p
 
 

@@ -7,28 +7,14 @@ import operator
 import pytest
 import torch
 
-from kernelwright.optimize import capture, interpret, plan
-from optimize_util import assert_matches
+from optimize_util import planned_and_run
 
 aten = torch.ops.aten
 
 
-def _model(fn):
-    class M(torch.nn.Module):
-        def forward(self, *args):
-            return fn(*args)
-
-    return M()
-
-
 def _run(fn, inputs):
-    model = _model(fn)
-    c = capture.capture(model, inputs)
-    p = plan.plan(c)
-    with torch.no_grad():
-        got = interpret.run(p, model, inputs, {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
-    assert_matches(got, model(*inputs))
-    return c, p
+    captured, p, _ = planned_and_run(fn, inputs)
+    return captured, p
 
 
 def _targets(c):

@@ -6,17 +6,14 @@ import torch
 import torch.nn.functional as F
 
 from kernelwright.optimize import capture, interpret, plan
-from optimize_util import assert_matches, graph_outputs
+from optimize_util import assert_matches, graph_outputs, module_of
 
 aten = torch.ops.aten
 
 
 def _captured(fn, inputs):
-    class M(torch.nn.Module):
-        def forward(self, *args):
-            return fn(*args)
-
-    return M(), capture.capture(M(), inputs)
+    model = module_of(fn)
+    return model, capture.capture(model, inputs)
 
 
 def _gathers(gm):

@@ -6,38 +6,20 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from kernelwright.kernel import nvrtc
-from kernelwright.optimize import capture, interpret, plan, runtime
-from optimize_util import assert_matches
-
-
-def _model(fn):
-    class M(torch.nn.Module):
-        def forward(self, *args):
-            return fn(*args)
-
-    return M()
+from kernelwright.optimize import capture, interpret, plan
+from optimize_util import assert_matches, compile_with_nvrtc, module_of, planned_and_run
 
 
 def _fused(fn, inputs, op):
     """Plans fn, checks that ``op`` runs inside a generated kernel, and compares the kernels'
     torch renderings with eager and with float64."""
-    model = _model(fn)
-    p = plan.plan(capture.capture(model, inputs))
+    _, p, got = planned_and_run(fn, inputs)
     fused = [n for g in p.groups for n in g.nodes if n.target.__name__.startswith(op + ".")]
     assert fused, "%s stayed with ATen: %s" % (op, p.decisions)
-    with torch.no_grad():
-        got = interpret.run(p, model, inputs, {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
-    assert_matches(got, model(*inputs))
-    ref = model(*[x.double() if x.is_floating_point() else x for x in inputs])
+    ref = module_of(fn)(*[x.double() if x.is_floating_point() else x for x in inputs])
     ref = [ref] if isinstance(ref, torch.Tensor) else list(ref)
-    assert_matches(got, [r.to(g.dtype) for r, g in zip(ref, got if isinstance(got, (list, tuple)) else [got])])
-    if nvrtc.available():
-        for g in p.groups:
-            spec = p.specs[g.id]
-            for launch in spec.variants[:2]:
-                nvrtc._compile(runtime.PRELUDE + spec.cuda_source(launch), spec.name + ".cu", spec.name,
-                               ["--gpu-architecture=compute_90", "-std=c++17"], spec.name)
+    assert_matches(got, [r.to(g.dtype) for r, g in zip(ref, got)])
+    compile_with_nvrtc(p)
     return p
 
 
@@ -106,7 +88,7 @@ def test_cat_of_inputs_alone_is_a_kernel_of_its_own_or_aten():
     (tuning decides) and must match either way."""
     torch.manual_seed(7)
     a, b = _signed(16, 31), _signed(16, 33)
-    model = _model(lambda a, b: torch.cat([a, b], 1))
+    model = module_of(lambda a, b: torch.cat([a, b], 1))
     p = plan.plan(capture.capture(model, [a, b]))
     with torch.no_grad():
         got = interpret.run(p, model, [a, b], {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
@@ -161,7 +143,7 @@ def test_an_index_out_of_range_reads_the_nearest_element_not_outside():
     """ATen raises; the kernel's torch rendering (the same arithmetic as its CUDA source) clamps."""
     torch.manual_seed(14)
     x = _signed(6, 5)
-    model = _model(lambda x, i: torch.gather(x * 2, 1, i))
+    model = module_of(lambda x, i: torch.gather(x * 2, 1, i))
     i = torch.randint(0, 5, (6, 3))
     p = plan.plan(capture.capture(model, [x, i]))
     bad = i.clone()
