@@ -49,3 +49,12 @@ def test_integer_positions_select_from_a_filled_tensor():
         return torch.where(pos % 3 == 0, x, torch.full((6, 23), -2.5)).cumsum(-1) + pos
 
     _generated(f, [x], "arange")
+
+
+def test_values_from_aranges_alone_stay_with_aten():
+    """A kernel reading no tensor would have nothing to say which device the model runs on."""
+    torch.manual_seed(3)
+    x = torch.randn(5, 3)
+    _, p, _ = planned_and_run(lambda x: torch.mm(x, torch.arange(12.0).view(3, 4) * 0.5 - 1), [x])
+    assert all(p.specs[g.id].inputs for g in p.groups)
+    assert any("reads no tensor" in d for d in p.decisions), p.decisions

@@ -49,11 +49,12 @@ def build(group):
     # 32-bit index arithmetic is faster; the margin covers the last block's overshoot.
     index = "long long" if _largest(nodes, group.inputs) >= 2**31 - 2**20 else "int"
     if scan.scan_nodes(nodes):
-        return scan.build(group, index, _signature, _torch_def)
-    reductions = [n for n in nodes if opset.kind(n) == opset.REDUCTION]
-    if reductions:
-        return _rows_spec(group, index)
-    return _pointwise_spec(group, index)
+        spec = scan.build(group, index, _signature, _torch_def)
+    elif any(opset.kind(n) == opset.REDUCTION for n in nodes):
+        spec = _rows_spec(group, index)
+    else:
+        spec = _pointwise_spec(group, index)
+    return spec
 
 
 def _largest(nodes, inputs):

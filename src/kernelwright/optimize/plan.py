@@ -50,6 +50,9 @@ def plan(captured):
             group = _group(len(groups), ordered, users)
             try:
                 spec = codegen.build(group)
+                if not spec.inputs:  # its launch would have no tensor to say where the model runs
+                    raise Unsupported("it reads no tensor (values from aranges alone): ATen makes them on the "
+                                      "model's device")
             except Unsupported as why:
                 pending = [m for m in ordered if m in provisional]
                 if pending:  # a join taken on the promise of later ops that never came
