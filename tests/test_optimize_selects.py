@@ -151,3 +151,9 @@ def test_an_index_out_of_range_reads_the_nearest_element_not_outside():
     with torch.no_grad():
         (got,) = interpret.run(p, model, [x, bad], {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
     assert got[0, 0] == x[0, 4] * 2 and got[1, 1] == x[1, 0] * 2
+
+
+def test_picks_by_zero_dim_indices():
+    torch.manual_seed(15)
+    x, i = _signed(7, 5), torch.tensor(3)
+    _fused(lambda x, i: x.index_select(1, i).exp() * 2, [x, i], "index_select")

@@ -20,14 +20,15 @@ PICKS = {"gather", "index_select", "embedding", "index"}
 def value(em, node, coords):
     name = opset.op_name(node.target)
     coords = tuple(coords)
+    if name in ("gather", "index_select") and not _shape(node.args[0]):
+        raise Unsupported("a pick from a 0-dim tensor")
     if name == "gather":
-        src, dim, index = node.args[0], node.args[1], node.args[2]
-        dim %= max(len(_shape(src)), 1)
+        src, dim, index = node.args[0], node.args[1] % len(_shape(node.args[0])), node.args[2]
         at = coords[:dim] + (_picked(em, index, coords, _shape(src)[dim], coords),) + coords[dim + 1:]
     elif name == "index_select":
-        src, dim, index = node.args[0], node.args[1], node.args[2]
-        dim %= max(len(_shape(src)), 1)
-        at = coords[:dim] + (_picked(em, index, coords[dim:dim + 1], _shape(src)[dim], coords),) + coords[dim + 1:]
+        src, dim, index = node.args[0], node.args[1] % len(_shape(node.args[0])), node.args[2]
+        held = coords[dim:dim + 1] if _shape(index) else ()  # a 0-dim index picks one element
+        at = coords[:dim] + (_picked(em, index, held, _shape(src)[dim], coords),) + coords[dim + 1:]
     elif name == "embedding":
         src, index = node.args[0], node.args[1]
         at = (_picked(em, index, coords[:-1], _shape(src)[0], coords), coords[-1])
