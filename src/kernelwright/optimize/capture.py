@@ -195,6 +195,8 @@ def _parts_as_views(gm):
     ``select`` it is: a view the planner reads through, so ops on the parts of a fused result
     (a GLU's or a GRU's chunks of one tensor) join the kernel that computes it, where an op of
     several results stays with ATen and its parts are written between two kernels."""
+    # Positions of the graph as traced: the slices made below are never a part's user.
+    position = {n: i for i, n in enumerate(gm.graph.nodes)}
     for n in list(gm.graph.nodes):
         if n.op != "call_function" or n.target not in _PARTS or not n.users:
             continue
@@ -216,7 +218,7 @@ def _parts_as_views(gm):
             target, args = (aten.select.int, (src, dim, start)) if end is None else (aten.slice.Tensor, (src, dim, start, end))
             # Placed where the part is first used: a group that reads one part may then take the
             # whole tensor provisionally, its other parts' users coming later (plan._partition).
-            first = min(user.users, key=_order(gm), default=user)
+            first = min(user.users, key=position.__getitem__, default=user)
             with gm.graph.inserting_before(first):
                 part = gm.graph.call_function(target, args)
             part.meta.update(user.meta)
@@ -224,11 +226,6 @@ def _parts_as_views(gm):
             gm.graph.erase_node(user)
         gm.graph.erase_node(n)
     gm.recompile()
-
-
-def _order(gm):
-    position = {n: i for i, n in enumerate(gm.graph.nodes)}
-    return position.__getitem__
 
 
 def _split_convolution_bias(gm):

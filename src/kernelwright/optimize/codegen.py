@@ -49,12 +49,10 @@ def build(group):
     # 32-bit index arithmetic is faster; the margin covers the last block's overshoot.
     index = "long long" if _largest(nodes, group.inputs) >= 2**31 - 2**20 else "int"
     if scan.scan_nodes(nodes):
-        spec = scan.build(group, index, _signature, _torch_def)
-    elif any(opset.kind(n) == opset.REDUCTION for n in nodes):
-        spec = _rows_spec(group, index)
-    else:
-        spec = _pointwise_spec(group, index)
-    return spec
+        return scan.build(group, index, _signature, _torch_def)
+    if any(opset.kind(n) == opset.REDUCTION for n in nodes):
+        return _rows_spec(group, index)
+    return _pointwise_spec(group, index)
 
 
 def _largest(nodes, inputs):

@@ -179,10 +179,9 @@ def candidates(plan):
         reads = [(a, gemm) for a, gemm in reads if gemm is not None]
         gemms = [gemm for _, (gemm, _) in reads]
         if len(set(gemms)) < len(gemms):  # a norm reads its statistics' input, then every element again
-            parts = [a.name for a, (_, views) in reads if any(opset.op_name(v.target) in _PART_VIEWS for v in views)]
-            decisions.append("%s: not in an epilogue (%s)" % (g.name, (
-                "it reads parts of one GEMM's result (%s); the epilogue writes the whole result" % ", ".join(parts))
-                if parts else "it reads GEMM results %d times: %s" % (len(reads), ", ".join(a.name for a, _ in reads))))
+            parts = [a.name for a, (_, views) in reads if _parts(views)]
+            decisions.append("%s: not in an epilogue (%s)" % (g.name, _reads_parts(parts) if parts else (
+                "it reads GEMM results %d times: %s" % (len(reads), ", ".join(a.name for a, _ in reads)))))
             continue
         if not reads:
             why = [w for w in map(_gemm_out_of_reach, g.inputs) if w]
@@ -229,6 +228,14 @@ def _gemm_behind(node):
     return None
 
 
+def _parts(views):
+    return [v.name for v in views if opset.op_name(v.target) in _PART_VIEWS]
+
+
+def _reads_parts(names):
+    return "it reads parts of one GEMM's result (%s); the epilogue writes the whole result" % ", ".join(names)
+
+
 def _gemm_out_of_reach(node):
     """Why a GEMM that ``node`` reads cannot take the group in its epilogue (a batched one); None
     where ``node`` reads no GEMM."""
@@ -249,10 +256,9 @@ def _fusion(plan, gemm, views, read, group, owner, reduced=False):
     if gemm.kwargs or (opset.op_name(gemm.target) == "addmm" and (
             len(gemm.args) > 3 or tuple(meta(gemm.args[0]).shape) != (val.shape[1],))):
         raise Unsupported("an addmm with scaling or a bias other than one value per column")
-    parts = [v.name for v in views if opset.op_name(v.target) in _PART_VIEWS]
+    parts = _parts(views)
     if parts:
-        raise Unsupported("it reads a part of the GEMM's result (%s); the epilogue writes the whole result"
-                          % ", ".join(parts))
+        raise Unsupported(_reads_parts(parts))
     moving = [v.name for v in views if opset.op_name(v.target) not in RESHAPES]
     if moving:
         raise Unsupported("it reads the GEMM's result through %s, which reorders it" % ", ".join(moving))
