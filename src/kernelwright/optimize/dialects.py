@@ -139,10 +139,14 @@ KW_F T kw_reduce_rows(T v, F f, T* smem, int threads_per_row, bool across = fals
 }
 template <typename T>
 KW_F void kw_argbest(T& v, long long& i, T v2, long long i2, bool largest) {
-  // torch's rule: NaN wins, then the better value, then the lower index.
-  bool nan1 = v != v, nan2 = v2 != v2;
-  bool take = nan2 ? (!nan1 || i2 < i) : (!nan1 && ((largest ? v2 > v : v2 < v) || (v2 == v && i2 < i)));
-  if (take) { v = v2; i = i2; }
+  // torch's rule: NaN wins, then the better value, then the lower index. Bitwise operators, not
+  // short-circuiting ones: branches here kept the compiler from issuing an unrolled column
+  // loop's loads ahead, leaving one load in flight a thread.
+  const bool nan1 = v != v, nan2 = v2 != v2, lower = i2 < i;
+  const bool better = largest ? v2 > v : v2 < v;
+  const bool take = (nan2 & (!nan1 | lower)) | (!nan2 & !nan1 & (better | ((v2 == v) & lower)));
+  v = take ? v2 : v;
+  i = take ? i2 : i;
 }
 template <typename T>
 KW_F void kw_reduce_arg(T& v, long long& i, bool largest, T* smem, long long* ismem, int threads_per_row,
