@@ -79,6 +79,29 @@ def test_columns_far_apart_get_variants_with_a_warp_on_consecutive_rows(fn, shap
     _compiles(spec, spec.variants)
 
 
+@pytest.mark.parametrize("fn", [lambda x: x.amax(1), lambda x: x.amin(1), lambda x: x.argmax(1),
+                                lambda x: x.argmin(1), lambda x: (x > 0).amax(1), lambda x: (x > 0).amin(1)],
+                         ids=["amax", "amin", "argmax", "argmin", "bool_amax", "bool_amin"])
+def test_integer_and_bool_extremes_start_from_their_type_bounds(fn):
+    # Integers and bools have no infinity to start a max or min from; the rows at the type's
+    # own bounds (and rows of one repeated value) must still find theirs.
+    x = torch.randint(-50, 50, (7, 33), dtype=torch.int64)
+    x[0] = -2 ** 63
+    x[1] = 2 ** 63 - 1
+    x[2] = 5
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return fn(x)
+
+    p = plan.plan(capture.capture(M(), [x]))
+    assert p.groups or "argmax of a torch.int64" in p.decisions[0] or "argmin of a torch.int64" in p.decisions[0]
+    got = interpret.run(p, M(), [x], {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})[0]
+    assert got.dtype == M()(x).dtype and torch.equal(got, M()(x))
+    for g in p.groups:
+        _compiles(p.specs[g.id], p.specs[g.id].variants)
+
+
 def test_a_reduction_over_the_innermost_dim_keeps_a_row_per_thread_group():
     spec = _reduction_spec(lambda x: x.sum(-1), torch.randn(99, 40))
     assert min(_threads(spec)) >= 8 and not _across(spec)

@@ -3,6 +3,7 @@ op, the reduction across a block's threads, the column loop that feeds it, and t
 that finishes the row's result from it. Shared by the rows, split-rows and cluster templates.
 """
 
+import math
 from dataclasses import dataclass
 
 from . import dialects, opset
@@ -14,6 +15,8 @@ _COMBINE = {"sum": "kw_add_op", "mean": "kw_add_op", "var": "kw_add_op", "std": 
 _INIT = {"sum": 0, "mean": 0, "var": 0, "std": 0, "mean_of": 0, "sumsq_of": 0, "prod": 1,
          "amax": float("-inf"), "amin": float("inf"), "argmax": float("-inf"), "argmin": float("inf")}
 _TORCH_REDUCE = {"kw_add_op": "sum", "kw_mul_op": "prod", "kw_max_op": "amax", "kw_min_op": "amin"}
+# Every integer type computes in int64: its bounds stand in for the infinities.
+_BOUNDS = {"i64": (-2 ** 63, 2 ** 63 - 1), "bool": (False, True)}
 _SMEM = {"f32": "kw_smem_f", "f64": "kw_smem_d", "i64": "kw_smem_i"}
 
 @dataclass
@@ -52,6 +55,8 @@ def acc_ctype(node, op=None):
     if op in ("argmax", "argmin"):
         return opset.ctype_of(src)
     ctype = opset.ctype_of(meta(node).dtype)
+    if ctype == "bool":  # any/all as amax/amin: the block reduces through 64-bit shared memory
+        return "i64"
     return "f64" if ctype == "f32" and op in _SUMMING + ("mean_of",) else ctype
 
 
@@ -74,7 +79,10 @@ def finish(p, cols, d, mean=None):
 
 
 def init_literal(p, d):
-    return d.literal(_INIT[p.op], p.ctype)
+    value = _INIT[p.op]
+    if math.isinf(value) and p.ctype in _BOUNDS:  # integers and bools have no infinity
+        value = _BOUNDS[p.ctype][value > 0]
+    return d.literal(value, p.ctype)
 
 
 def is_arg(p):

@@ -193,7 +193,8 @@ def cuda_literal(value, ctype):
     if ctype == "bool":
         return "true" if value else "false"
     if ctype == "i64":
-        return "%dLL" % int(value)
+        # -2^63 written as a literal is 2^63, which long long cannot hold, negated.
+        return "(-9223372036854775807LL - 1)" if int(value) == -2 ** 63 else "%dLL" % int(value)
     value = float(value)
     if math.isnan(value):
         return "(0.0f / 0.0f)" if ctype == "f32" else "(0.0 / 0.0)"
