@@ -81,7 +81,7 @@ def planned(path):
 def graph_outputs(plan, model, inputs):
     """The model's outputs from its captured graph run op by op through ATen."""
     gm = plan.captured.graph_module
-    env = interpret.environment(plan.captured, model, inputs)
+    env = capture.environment(plan.captured, model, inputs)
     values = torch.fx.Interpreter(gm).run(*[env[n] for n in gm.graph.nodes if n.op == "placeholder"])
     by_node = dict(zip(gm.graph.output_node().args[0], values))
     return [by_node[o] if isinstance(o, torch.fx.Node) else o for o in plan.captured.user_outputs]

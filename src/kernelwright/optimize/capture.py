@@ -11,7 +11,7 @@ from typing import Dict, List
 import torch
 from torch._decomp import core_aten_decompositions, get_decompositions
 
-from . import picks, runtime
+from . import faithful, picks, runtime
 
 aten = torch.ops.aten
 
@@ -67,6 +67,7 @@ class Captured:
     formats: Dict[str, str] = field(default_factory=dict)  # placeholder -> memory format to convert to
     # placeholder name -> a tensor forward builds from literals (torch.tensor(2.0)), lifted by export
     constants: Dict[str, torch.Tensor] = field(default_factory=dict)
+    notes: List[str] = field(default_factory=list)  # what capture changed and why, for the plan's decisions
 
 
 # Composite ops that core ATen decomposes but whose library kernel beats what the pieces can
@@ -84,12 +85,54 @@ def decomposition_table():
 
 
 def capture(model, example_inputs):
-    """``Captured`` for ``model(*example_inputs)``, or ``CaptureError`` saying what stopped it."""
+    """``Captured`` for ``model(*example_inputs)``, or ``CaptureError`` saying what stopped it.
+    The graph is checked against the model on the example inputs (``faithful``); an op whose
+    decomposition computes otherwise is kept whole, an ATen call, and a note says so."""
     args = tuple(example_inputs)
     try:
-        ep = torch.export.export(model, args, strict=False)
-        ep = ep.run_decompositions(decomposition_table())
+        exported = torch.export.export(model, args, strict=False)
     except Exception as error:  # torch.export raises many types; all mean "no single graph"
+        raise CaptureError("%s: %s" % (type(error).__name__, _first_line(error)), _where(error)) from error
+    table = decomposition_table()
+    captured = _decomposed(exported, table, model, args)
+    why = _unfaithful(captured, model, args)
+    if why is None:
+        return captured
+    # Each op the table decomposed, kept whole in turn; then all of them.
+    decomposed = list(dict.fromkeys(n.target for n in exported.graph.nodes if n.op == "call_function"
+                                    and n.target in table))
+    for kept in [[op] for op in decomposed] + ([decomposed] if len(decomposed) > 1 else []):
+        captured = _decomposed(exported, {op: f for op, f in table.items() if op not in kept}, model, args)
+        if _unfaithful(captured, model, args) is None:
+            captured.notes.append("%s: kept whole, an ATen call: with PyTorch's decomposition the graph's %s on "
+                                  "the example inputs" % (", ".join(str(op) for op in kept), why))
+            return captured
+    raise CaptureError("the captured graph does not compute what the model does (its %s), whichever op is kept "
+                       "whole" % why)
+
+
+def _unfaithful(captured, model, args):
+    """Why the captured graph's outputs differ from the model's, or None (also where the graph
+    draws random numbers, which no second run reproduces)."""
+    gm = captured.graph_module
+    if faithful.is_random(gm):
+        return None
+    try:
+        return faithful.differs(model, args, gm, environment(captured, model, args), captured.user_outputs,
+                                set(captured.mutations.values()))
+    except torch.OutOfMemoryError:
+        # Both forwards' outputs at once did not fit beside the inputs: the device's limit, not a
+        # fault of the graph.
+        torch.cuda.empty_cache()
+        captured.notes.append("the captured graph was not checked against the model: the two forwards' "
+                              "outputs did not fit the device together")
+        return None
+
+
+def _decomposed(exported, table, model, args):
+    try:
+        ep = exported.run_decompositions(table)
+    except Exception as error:
         raise CaptureError("%s: %s" % (type(error).__name__, _first_line(error)), _where(error)) from error
     sig = ep.graph_signature
     gm = ep.graph_module
@@ -124,6 +167,28 @@ def capture(model, example_inputs):
     scalars = {i: a for i, a in enumerate(args) if not isinstance(a, torch.Tensor)}
     return Captured(gm, params, user_inputs, user_outputs, mutations, out_kind, scalars, type(model).forward,
                     constants=constants)
+
+
+def environment(captured, model, inputs):
+    """Values of the graph's placeholders: parameters and buffers by FQN, then the inputs."""
+    env = {}
+    state = dict(model.named_parameters(remove_duplicate=False))
+    state.update(dict(model.named_buffers(remove_duplicate=False)))
+    values = iter(inputs)
+    for node in captured.graph_module.graph.nodes:
+        if node.op != "placeholder":
+            continue
+        if node.name in captured.params:
+            fqn = captured.params[node.name]
+            env[node] = state[fqn] if fqn in state else runtime.attr(model, fqn)
+        elif node.name not in captured.constants:
+            env[node] = next(values)
+    device = next((v.device for v in env.values() if isinstance(v, torch.Tensor)), None)
+    for node in captured.graph_module.graph.nodes:
+        if node.op == "placeholder" and node.name in captured.constants:
+            value = captured.constants[node.name]
+            env[node] = value.to(device) if follows_inputs(value, device) else value
+    return env
 
 
 # The emitted module writes a lifted constant out as a literal; a larger one is not a literal a

@@ -26,35 +26,13 @@ def torch_kernel(spec):
     return namespace[spec.name]
 
 
-def environment(captured, model, inputs):
-    """Values of the graph's placeholders: parameters and buffers by FQN, then the inputs."""
-    env = {}
-    state = dict(model.named_parameters(remove_duplicate=False))
-    state.update(dict(model.named_buffers(remove_duplicate=False)))
-    values = iter(inputs)
-    for node in captured.graph_module.graph.nodes:
-        if node.op != "placeholder":
-            continue
-        if node.name in captured.params:
-            fqn = captured.params[node.name]
-            env[node] = state[fqn] if fqn in state else runtime.attr(model, fqn)
-        elif node.name not in captured.constants:
-            env[node] = next(values)
-    device = next((v.device for v in env.values() if isinstance(v, torch.Tensor)), None)
-    for node in captured.graph_module.graph.nodes:
-        if node.op == "placeholder" and node.name in captured.constants:
-            value = captured.constants[node.name]
-            env[node] = value.to(device) if capture.follows_inputs(value, device) else value
-    return env
-
-
 def run(plan, model, inputs, kernels, on_group=None, on_call=None):
     """The user outputs, computing each group with ``kernels[group.id]`` (tensors in, tuple out).
     ``on_group(group, args)`` is called before each group runs, ``on_call(node, args, kwargs)``
     before each ATen call. A value is dropped after its last use, so that a model of large
     activations fits as it does in eager mode."""
     captured = plan.captured
-    env = environment(captured, model, inputs)
+    env = capture.environment(captured, model, inputs)
     last_use = _last_uses(plan)
 
     def value(a):

@@ -70,7 +70,7 @@ def plan(captured):
             break
         forbidden.add(failed)
     units = _schedule(gm, groups)
-    return Plan(captured, groups, specs, units, decisions)
+    return Plan(captured, groups, specs, units, list(captured.notes) + decisions)
 
 
 def _partition(nodes, users, forbidden):
