@@ -17,6 +17,7 @@ import torch
 
 from .. import __version__
 from .._build import cache
+from . import direct
 from .errors import KernelCompileError, KernelLaunchError, LaunchConfigError
 from .launch import Limits
 
@@ -346,6 +347,21 @@ class CudaKernel:
                 (err,) = driver.cuLaunchKernel(self._function, *config.grid, *config.block, config.shared_mem, stream, params, 0)
         if err != driver.CUresult.CUDA_SUCCESS:
             _check_driver((err,), f"launching kernel {self.name!r}")
+
+    def direct_launcher(self, config, cooperative=False):
+        """``launch(stream, params)`` for ``config`` through libcuda's own entry points (see
+        ``direct``), or None where libcuda does not load (``launch`` serves then)."""
+        lib = direct.libcuda()
+        if lib is None:
+            return None
+        if config.needs_optin and config.shared_mem > self._dynamic_shared_cap:
+            attribute = _driver().CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+            with _Current(self.device_index):
+                _check_driver(_driver().cuFuncSetAttribute(self._function, attribute, config.shared_mem),
+                              "cuFuncSetAttribute")
+            self._dynamic_shared_cap = config.shared_mem
+        return direct.launcher(lib, int(self._function), int(_primary_context(self.device_index)), self.name,
+                               config.grid, config.block, config.shared_mem, cooperative)
 
     def launcher(self, config):
         """``launch(stream, params)`` for ``config`` through the driver's functions as they are
