@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build (timed), CUDA tests, benchmarks. Logs go to $OUT (default
 # ./out); the last lines printed are a short summary table.
-#   scripts/gpu_check.sh [build] [test] [bench] [rows] [gemm] [epilogue] [kernels] [smoke] [run] [suite] [optimize]
+#   scripts/gpu_check.sh [build] [test] [bench] [rows] [gemm] [epilogue] [kernels] [smoke] [run] [suite] [host] [optimize]
 #   (default: build test bench)
 # On a host of several GPUs the optimize stage spreads its folders over them, and the tests of the
 # same call run beside it as TEST_SHARDS shards (default 1) on the first GPUs.
@@ -171,6 +171,14 @@ if [[ " $stages " == *" suite "* ]]; then
     tail -4 "$suite_out/$name.log"
   done
   tar -czf "$OUT/suites.tar.gz" -C "$suite_out" --exclude="./*/build" --exclude="./*/work" .
+fi
+
+if [[ " $stages " == *" host "* ]]; then
+  # HOST_PROBLEMS: problem files whose emitted forward's host time to measure against Model's.
+  python benchmarks/bench_forward_host.py ${HOST_PROBLEMS:?HOST_PROBLEMS names problem files} --out benchmarks/results \
+    2>&1 | tee "$OUT/host.log"
+  summary+=("forward host time: rc=${PIPESTATUS[0]}")
+  cp benchmarks/results/forward_host_*.json benchmarks/results/forward_host_*.md "$OUT/" 2>/dev/null
 fi
 
 if [[ " $stages " == *" optimize "* ]]; then
