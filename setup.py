@@ -26,6 +26,7 @@ def _load_sources_module():
 
 sources = _load_sources_module()
 WITH_CUDA = sources.cuda_toolchain_available()
+CUTLASS = sources.cutlass_include()
 
 
 class TimedBuildExtension(BuildExtension):
@@ -36,6 +37,9 @@ class TimedBuildExtension(BuildExtension):
     def run(self):
         start = time.time()
         print("kernelwright: building the extension (%s)" % ("CPU + CUDA" if WITH_CUDA else "CPU only"))
+        if WITH_CUDA and CUTLASS is None:
+            print("kernelwright: CUTLASS's headers not found (pip install nvidia-cutlass): the GEMMs "
+                  "(linear, matmul) are left out and run on cuBLAS")
         super().run()
         import torch
 
@@ -47,6 +51,7 @@ class TimedBuildExtension(BuildExtension):
                     {
                         "source_hash": sources.source_hash(CSRC),
                         "cuda": WITH_CUDA,
+                        "cutlass": WITH_CUDA and CUTLASS is not None,
                         "torch": torch.__version__,
                         "build_s": round(build_s, 1),
                         "built_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),

@@ -32,7 +32,10 @@ if [[ " $stages " == *" build "* ]]; then
   rc=$?
   secs=$(python -c "print(round($(date +%s.%N) - $start, 1))")
   grep -E "kernelwright:|error" "$OUT/build.log" | tail -20
-  summary+=("build: rc=$rc, ${secs} s (pip install, AOT build with CUDA)")
+  # Without CUTLASS's headers the build leaves the GEMMs out and they run on cuBLAS: every GEMM
+  # figure of the call would be cuBLAS's, so the summary says so.
+  cutlass=$(python -c "from kernelwright._build import sources; print('found' if sources.cutlass_include() else 'NOT FOUND: GEMMs left out, on cuBLAS')" 2>&1 | tail -1)
+  summary+=("build: rc=$rc, ${secs} s (pip install, AOT build with CUDA); CUTLASS headers: $cutlass")
   [[ $rc -eq 0 ]] || { printf '%s\n' "${summary[@]}"; exit 1; }
 fi
 

@@ -39,6 +39,9 @@ def _info(args):
     ]
     if info:
         rows.append(("built with CUDA kernels", "yes" if info.get("cuda") else "no"))
+        if info.get("cuda") and "cutlass" in info:
+            rows.append(("built with the CUTLASS GEMMs", "yes" if info["cutlass"] else
+                         "no: CUTLASS's headers were not found (pip install nvidia-cutlass), linear runs on cuBLAS"))
         if info.get("build_s") is not None:
             rows.append(("ahead-of-time build took", "%.1f s, %s" % (info["build_s"], info.get("built_at"))))
     width = max(len(k) for k, _ in rows)
