@@ -3,7 +3,6 @@ core ATen decompositions plus those that turn norms and softmax into reductions 
 pointwise ops the code generator can fuse).
 """
 
-import operator
 import traceback
 from dataclasses import dataclass, field
 from typing import Dict, List
@@ -11,7 +10,7 @@ from typing import Dict, List
 import torch
 from torch._decomp import core_aten_decompositions, get_decompositions
 
-from . import faithful, picks, runtime
+from . import faithful, picks, rewrites, runtime
 
 aten = torch.ops.aten
 
@@ -24,27 +23,6 @@ _FUSIBLE_DECOMPOSITIONS = [
     aten.logsumexp, aten.mse_loss, aten.l1_loss, aten.smooth_l1_loss, aten.huber_loss,
     aten.rms_norm, aten.linalg_vector_norm,
 ]
-
-# Ops returning (values, indices) whose halves the code generator fuses when used alone: max/min
-# over a dim as amax/amin and argmax/argmin (both take the first index of the extreme, NaN
-# first), max pooling's values as the pooling op without indices. op -> a (target, args) for
-# each half, or None where that half has no such op.
-_HALVES = {
-    aten.max.dim: (lambda a, k: (aten.amax.default, (a[0], [a[1]], _keepdim(a, k)), {}),
-                   lambda a, k: (aten.argmax.default, (a[0], a[1], _keepdim(a, k)), {})),
-    aten.min.dim: (lambda a, k: (aten.amin.default, (a[0], [a[1]], _keepdim(a, k)), {}),
-                   lambda a, k: (aten.argmin.default, (a[0], a[1], _keepdim(a, k)), {})),
-    aten.max_pool2d_with_indices.default: (lambda a, k: (aten.max_pool2d.default, a, k), None),
-    aten.max_pool3d_with_indices.default: (lambda a, k: (aten.max_pool3d.default, a, k), None),
-}
-
-# Ops whose results are parts of one tensor (their getitems become slices and selects).
-_PARTS = (aten.split_with_sizes.default, aten.split.Tensor, aten.unbind.int)
-
-
-def _keepdim(args, kwargs):
-    return args[2] if len(args) > 2 else kwargs.get("keepdim", False)
-
 
 class CaptureError(Exception):
     """The model could not be captured as one graph; ``where`` names the op and source line."""
@@ -136,10 +114,7 @@ def _decomposed(exported, table, model, args):
         raise CaptureError("%s: %s" % (type(error).__name__, _first_line(error)), _where(error)) from error
     sig = ep.graph_signature
     gm = ep.graph_module
-    _drop_metadata_asserts(gm)
-    _split_value_index_reductions(gm)
-    _split_convolution_bias(gm)
-    _parts_as_views(gm)
+    rewrites.rewrite(gm)
     picks.sink_picks(gm)
     params, constants = {}, {}
     for spec in sig.input_specs:
@@ -222,100 +197,6 @@ def follows_inputs(constant, device):
     to ATen's pointwise ops wherever the other operands are but read through a pointer by a
     generated kernel. Any other stays on the device it was traced on."""
     return device is not None and (constant.device == device or constant.dim() == 0)
-
-
-def _drop_metadata_asserts(gm):
-    """Export's checks that a tensor kept the dtype and device it was traced with: they hold
-    by construction in the emitted module, and as users of fused values they would make each
-    checked value a kernel output."""
-    for n in list(gm.graph.nodes):
-        if n.op == "call_function" and n.target is aten._assert_tensor_metadata.default:
-            gm.graph.erase_node(n)
-    gm.recompile()
-
-
-def _split_value_index_reductions(gm):
-    for n in list(gm.graph.nodes):
-        if n.op != "call_function" or n.target not in _HALVES:
-            continue
-        halves = [u.args[1] if u.target is operator.getitem else None for u in n.users]
-        if any(h is None or _HALVES[n.target][h] is None for h in halves):
-            continue  # the tuple used whole, or a half with no op of its own: ATen computes it
-        made = {}
-        for user in list(n.users):
-            half = user.args[1]
-            if half not in made:  # only the halves in use: an unused argmax would be a kernel output
-                target, args, kwargs = _HALVES[n.target][half](tuple(n.args), dict(n.kwargs))
-                with gm.graph.inserting_after(n):
-                    made[half] = gm.graph.call_function(target, args, kwargs)
-                made[half].meta.update(n.meta, val=n.meta["val"][half])
-            user.replace_all_uses_with(made[half])
-            gm.graph.erase_node(user)
-        gm.graph.erase_node(n)
-    gm.recompile()
-
-
-def _parts_as_views(gm):
-    """Each part taken from a ``split``/``split_with_sizes``/``unbind`` becomes the ``slice`` or
-    ``select`` it is: a view the planner reads through, so ops on the parts of a fused result
-    (a GLU's or a GRU's chunks of one tensor) join the kernel that computes it, where an op of
-    several results stays with ATen and its parts are written between two kernels."""
-    # Positions of the graph as traced: the slices made below are never a part's user.
-    position = {n: i for i, n in enumerate(gm.graph.nodes)}
-    for n in list(gm.graph.nodes):
-        if n.op != "call_function" or n.target not in _PARTS or not n.users:
-            continue
-        if any(u.target is not operator.getitem for u in n.users):
-            continue  # the list used whole (a cat of the parts)
-        src, dim = n.args[0], n.args[2] if len(n.args) > 2 else n.kwargs.get("dim", 0)
-        dim %= src.meta["val"].dim()
-        if n.target is aten.unbind.int:
-            bounds = [(i, None) for i in range(src.meta["val"].shape[dim])]
-        else:
-            sizes = n.args[1]
-            if isinstance(sizes, int):  # split.Tensor: equal parts, the last may be shorter
-                total = src.meta["val"].shape[dim]
-                sizes = [min(sizes, total - s) for s in range(0, total, sizes)] if sizes > 0 else []
-            starts = [sum(sizes[:i]) for i in range(len(sizes))]
-            bounds = [(a, a + b) for a, b in zip(starts, sizes)]
-        for user in list(n.users):
-            start, end = bounds[user.args[1]]
-            target, args = (aten.select.int, (src, dim, start)) if end is None else (aten.slice.Tensor, (src, dim, start, end))
-            # Placed where the part is first used: a group that reads one part may then take the
-            # whole tensor provisionally, its other parts' users coming later (plan._partition).
-            first = min(user.users, key=position.__getitem__, default=user)
-            with gm.graph.inserting_before(first):
-                part = gm.graph.call_function(target, args)
-            part.meta.update(user.meta)
-            user.replace_all_uses_with(part)
-            gm.graph.erase_node(user)
-        gm.graph.erase_node(n)
-    gm.recompile()
-
-
-def _split_convolution_bias(gm):
-    """A convolution with a bias becomes the convolution without it, then an add of the bias
-    over the channels: ATen's cuDNN path adds the bias in a pass of its own over the output
-    (a read and a write of it), which as a pointwise op joins the kernel that reads the output
-    next. Marked ``kw_bias_split`` for the planner's explanation."""
-    for n in list(gm.graph.nodes):
-        if n.op != "call_function" or n.target is not torch.ops.aten.convolution.default:
-            continue
-        bias, weight, out = n.args[2], n.args[1].meta.get("val"), n.meta.get("val")
-        # Batched only (the weight's rank): channels are dim 1 there.
-        if bias is None or not isinstance(out, torch.Tensor) or out.dim() != weight.dim():
-            continue
-        view_shape = [out.shape[1]] + [1] * (out.dim() - 2)
-        with gm.graph.inserting_after(n):
-            view = gm.graph.call_function(torch.ops.aten.view.default, (bias, view_shape))
-        with gm.graph.inserting_after(view):
-            added = gm.graph.call_function(torch.ops.aten.add.Tensor, (n, view))
-        n.replace_all_uses_with(added, delete_user_cb=lambda user: user is not added)
-        view.meta.update(n.meta, val=bias.meta["val"].view(view_shape))
-        added.meta.update(n.meta, val=torch.ops.aten.add.Tensor(out, view.meta["val"]))
-        n.args = n.args[:2] + (None,) + n.args[3:]
-        n.meta["kw_bias_split"] = True
-    gm.recompile()
 
 
 def _out_kind(spec, count):
