@@ -157,3 +157,46 @@ def test_picks_by_zero_dim_indices():
     torch.manual_seed(15)
     x, i = _signed(7, 5), torch.tensor(3)
     _fused(lambda x, i: x.index_select(1, i).exp() * 2, [x, i], "index_select")
+
+
+def _write_through_slice(start, stop, step):
+    def fn(x, y):
+        h = torch.relu(x).clone()
+        h[:, start:stop:step] += torch.sigmoid(y)  # an in-place write through a strided slice
+        return h * 2 - 1
+    return fn
+
+
+@pytest.mark.parametrize("start, stop, step", [(2, 11, 3), (0, None, 2), (-5, None, 1), (-9, -2, 4)])
+def test_a_write_through_a_slice_is_read_inside_the_kernel(start, stop, step):
+    torch.manual_seed(7)
+    x = _signed(5, 13)
+    n = len(range(13)[start:stop:step])
+    p = _fused(_write_through_slice(start, stop, step), [x, _signed(5, n)], "slice_scatter")
+    assert len(p.groups) == 1, p.decisions
+
+
+def test_a_write_into_the_last_rows_feeds_a_reduction():
+    torch.manual_seed(8)
+
+    def fn(x):
+        h = x * 1.5
+        h[-3:] = h[-3:].tanh()
+        return h.sum(0), h
+
+    _fused(fn, [_signed(9, 4).t().contiguous().t()], "slice_scatter")
+
+
+@pytest.mark.parametrize("fn", [lambda x: x.any(1), lambda x: (x > 0.5).all(-1), lambda x: torch.any(x > 1, dim=(0, 2), keepdim=True),
+                                lambda x: x.abs().gt(2).any()], ids=["any_dim", "all_dim", "any_dims", "any_all_dims"])
+def test_any_and_all_reduce_in_a_kernel(fn):
+    torch.manual_seed(9)
+    x = _signed(4, 7, 9)
+    x[0, :, 0] = 0  # a row of zeros: any is False there
+    _fused(fn, [x], "amax")
+
+
+def test_any_over_an_empty_dim_stays_with_aten():
+    x = _signed(3, 0, 5)
+    captured = capture.capture(module_of(lambda x: x.any(1)), [x])
+    assert not any("amax" in str(n.target) for n in captured.graph_module.graph.nodes)
