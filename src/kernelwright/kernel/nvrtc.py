@@ -335,11 +335,8 @@ class CudaKernel:
         """``cooperative``: the blocks wait for one another, so the driver must make them all
         resident at once or refuse the launch (an error, where a plain launch could hang)."""
         driver = _driver()
+        self._opt_in(config)
         with _Current(self.device_index):
-            if config.needs_optin and config.shared_mem > self._dynamic_shared_cap:
-                attribute = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-                _check_driver(driver.cuFuncSetAttribute(self._function, attribute, config.shared_mem), "cuFuncSetAttribute")
-                self._dynamic_shared_cap = config.shared_mem
             if cooperative:
                 (err,) = driver.cuLaunchCooperativeKernel(self._function, *config.grid, *config.block,
                                                           config.shared_mem, stream, params)
@@ -348,18 +345,24 @@ class CudaKernel:
         if err != driver.CUresult.CUDA_SUCCESS:
             _check_driver((err,), f"launching kernel {self.name!r}")
 
+    def _opt_in(self, config):
+        """Lets the function take ``config``'s dynamic shared memory where that is beyond the
+        default cap (once: the attribute stays set)."""
+        if config.needs_optin and config.shared_mem > self._dynamic_shared_cap:
+            driver = _driver()
+            attribute = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+            with _Current(self.device_index):
+                _check_driver(driver.cuFuncSetAttribute(self._function, attribute, config.shared_mem),
+                              "cuFuncSetAttribute")
+            self._dynamic_shared_cap = config.shared_mem
+
     def direct_launcher(self, config, cooperative=False):
         """``launch(stream, params)`` for ``config`` through libcuda's own entry points (see
         ``direct``), or None where libcuda does not load (``launch`` serves then)."""
         lib = direct.libcuda()
         if lib is None:
             return None
-        if config.needs_optin and config.shared_mem > self._dynamic_shared_cap:
-            attribute = _driver().CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-            with _Current(self.device_index):
-                _check_driver(_driver().cuFuncSetAttribute(self._function, attribute, config.shared_mem),
-                              "cuFuncSetAttribute")
-            self._dynamic_shared_cap = config.shared_mem
+        self._opt_in(config)
         return direct.launcher(lib, int(self._function), int(_primary_context(self.device_index)), self.name,
                                config.grid, config.block, config.shared_mem, cooperative)
 

@@ -50,22 +50,12 @@ def differs(model, args, gm, env, user_outputs, mutated):
 
 
 def run(gm, env, outputs):
-    """The graph's ``outputs`` from its placeholders' values, each value dropped after its last use."""
-    env = dict(env)
-    last = {}
-    nodes = [n for n in gm.graph.nodes if n.op == "call_function"]
-    for step, n in enumerate(nodes):
-        for a in n.all_input_nodes:
-            last[a] = step
-    keep = {o for o in outputs if isinstance(o, torch.fx.Node)}
-    for step, n in enumerate(nodes):
-        args = torch.fx.node.map_arg(n.args, env.__getitem__)
-        kwargs = torch.fx.node.map_arg(n.kwargs, env.__getitem__)
-        env[n] = n.target(*args, **kwargs)
-        for a in n.all_input_nodes:
-            if last.get(a) == step and a not in keep:
-                env.pop(a, None)
-    return [env[o] if isinstance(o, torch.fx.Node) else o for o in outputs]
+    """The graph's ``outputs`` from its placeholders' values, through the GraphModule's own code
+    (which drops each value after its last use)."""
+    flat = gm(*[env[n] for n in gm.graph.nodes if n.op == "placeholder"])
+    produced = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+    by_node = {node: value for node, value in zip(produced, flat) if isinstance(node, torch.fx.Node)}
+    return [by_node[o] if isinstance(o, torch.fx.Node) else o for o in outputs]
 
 
 def _compare(got, want):

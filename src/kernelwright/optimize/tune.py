@@ -227,10 +227,12 @@ def _pipelined_timer(device):
     where it opened by itself (a call that waits on the device)."""
     if device.type != "cuda":
         return None
-    try:
-        gate = _GATES.get(device) or _GATES.setdefault(device, timing.Gate(device))
-    except timing.GateUnavailable:
-        return None
+    if device not in _GATES:
+        try:
+            _GATES[device] = timing.Gate(device)
+        except timing.GateUnavailable:
+            return None
+    gate = _GATES[device]
 
     def timer(fn, budget_s):
         r = time_fn(fn, device=device, budget_s=budget_s, min_reps=10, warmup=2, gate=gate)
