@@ -30,15 +30,13 @@ def _keepdim(args, kwargs):
 
 
 
-# any/all over dims, as the extremes of a bool tensor: x != 0, then amax/amin (the rows template
-# reduces bools in int64). op -> (the extreme, its dims from the op's arguments).
-_BOOL_EXTREMES = {
-    aten.any.default: (aten.amax.default, lambda a: []),
-    aten.any.dim: (aten.amax.default, lambda a: [a[1]]),
-    aten.any.dims: (aten.amax.default, lambda a: list(a[1]) if len(a) > 1 and a[1] is not None else []),
-    aten.all.default: (aten.amin.default, lambda a: []),
-    aten.all.dim: (aten.amin.default, lambda a: [a[1]]),
-    aten.all.dims: (aten.amin.default, lambda a: list(a[1]) if len(a) > 1 and a[1] is not None else []),
+# any over dims, as the largest of a bool tensor: x != 0, then amax (the rows template reduces
+# bools in int64). The core decompositions already make all(x) not(any(not(x))). op -> the dims
+# it reduces, from its arguments.
+_ANY_DIMS = {
+    aten.any.default: lambda a: [],
+    aten.any.dim: lambda a: [a[1]],
+    aten.any.dims: lambda a: list(a[1]) if len(a) > 1 and a[1] is not None else [],
 }
 
 
@@ -48,19 +46,18 @@ def rewrite(gm):
     _split_value_index_reductions(gm)
     _split_convolution_bias(gm)
     _parts_as_views(gm)
-    _bools_as_extremes(gm)
+    _any_as_amax(gm)
 
 
-def _bools_as_extremes(gm):
-    """``any``/``all`` as ``amax``/``amin`` of ``x != 0``, where the dims they reduce hold
-    elements (amax refuses an empty reduction, where any is False and all True)."""
+def _any_as_amax(gm):
+    """``any`` as ``amax`` of ``x != 0``, where the dims it reduces hold elements (amax refuses
+    an empty reduction, where any is False)."""
     for n in list(gm.graph.nodes):
-        if n.op != "call_function" or n.target not in _BOOL_EXTREMES:
+        if n.op != "call_function" or n.target not in _ANY_DIMS:
             continue
         x = n.args[0]
         shape = tuple(x.meta["val"].shape)
-        extreme, dims_of = _BOOL_EXTREMES[n.target]
-        dims = dims_of(tuple(n.args))
+        dims = _ANY_DIMS[n.target](tuple(n.args))
         keepdim = n.args[2] if len(n.args) > 2 else n.kwargs.get("keepdim", False)
         reduced = [shape[d] for d in dims] if dims else list(shape)
         if any(size == 0 for size in reduced):
@@ -68,7 +65,7 @@ def _bools_as_extremes(gm):
         with gm.graph.inserting_before(n):
             nonzero = gm.graph.call_function(aten.ne.Scalar, (x, 0))
             nonzero.meta["val"] = x.meta["val"] != 0
-            made = gm.graph.call_function(extreme, (nonzero, dims, keepdim))
+            made = gm.graph.call_function(aten.amax.default, (nonzero, dims, keepdim))
         made.meta.update(n.meta)
         n.replace_all_uses_with(made)
         gm.graph.erase_node(n)
