@@ -268,9 +268,8 @@ class Emitter:
             return tuple(result)
         if name == "slice":
             dim = node.args[1] % len(src_shape) if len(node.args) > 1 else 0
-            start = node.args[2] if len(node.args) > 2 and node.args[2] is not None else 0
+            start, _ = opset.slice_bounds(node.args[2] if len(node.args) > 2 else None, None, src_shape[dim])
             step = node.args[4] if len(node.args) > 4 else 1
-            start = max(0, start + src_shape[dim]) if start < 0 else min(start, src_shape[dim])
             result = list(coords)
             result[dim] = d.paren("%s * %d + %d" % (coords[dim], step, start)) if (step, start) != (1, 0) else coords[dim]
             return tuple(result)

@@ -58,12 +58,12 @@ _BITWISE = {"bitwise_and": ("kw_and({a}, {b})", "({a} & {b})"), "bitwise_or": ("
 _REDUCTIONS = {"sum", "mean", "amax", "amin", "prod", "var", "std", "argmax", "argmin"}
 _VIEWS = {"view", "_unsafe_view", "reshape", "expand", "permute", "unsqueeze", "squeeze", "t", "transpose",
           "slice", "select", "as_strided", "broadcast_in_dim", "alias_view", "flip", "repeat", "cat",
-          "constant_pad_nd", "gather", "index_select", "embedding", "index", "slice_scatter", "select_scatter"}
+          "constant_pad_nd", "gather", "index_select", "embedding", "index", "slice_scatter"}
 # Views by their coordinates that ATen computes as copies: worth a kernel of their own. (cat,
-# constant_pad_nd and the scatters into slices select each element from one of several sources: ``selects``; gather and the
-# other picks read at coordinates another tensor holds: ``indexing``.)
+# constant_pad_nd and a scatter into a slice select each element from one of several sources:
+# ``selects``; gather and the other picks read at coordinates another tensor holds: ``indexing``.)
 _COPYING_VIEWS = {"flip", "repeat", "cat", "constant_pad_nd", "gather", "index_select", "embedding", "index",
-                  "slice_scatter", "select_scatter"}
+                  "slice_scatter"}
 _CONSTANTS = {"full", "scalar_tensor", "full_like", "zeros_like", "ones_like", "arange"}
 _WINDOWS = {"max_pool2d": 2, "max_pool3d": 3, "avg_pool2d": 2, "avg_pool3d": 3}
 
@@ -74,6 +74,14 @@ def op_name(target):
     if schema_name is None:
         return None
     return schema_name.name.split("::")[-1]
+
+
+def slice_bounds(start, end, size):
+    """A slice's [start, end) in a dim of ``size``, as Python reads them: None for the ends,
+    negative bounds counted from the end, both clamped into the dim."""
+    start = 0 if start is None else min(max(start + size if start < 0 else start, 0), size)
+    end = size if end is None else min(max(end + size if end < 0 else end, start), size)
+    return start, end
 
 
 def copies(node):

@@ -1,8 +1,8 @@
 """Copies that place each output element from one of several sources, read inside a kernel:
 ``cat`` (the input whose span along the dim holds the coordinate), ``constant_pad_nd`` (the
-input inside its bounds, the fill value outside) and ``slice_scatter``/``select_scatter`` (what
-an in-place write through a slice or a select becomes: the written source on the slice, the
-base elsewhere).
+input inside its bounds, the fill value outside) and ``slice_scatter`` (what an in-place write
+through a slice becomes: the written source on the slice, the base elsewhere; a write through a
+select arrives decomposed, as a ``where``).
 
 ATen writes their whole result; inside a generated kernel the element is selected where it is
 needed, so a chain read through a concatenation or a padding is one kernel. Every candidate is
@@ -14,7 +14,7 @@ the whole warp; a padding reads its source at the clamped coordinate, next to th
 from . import dialects, opset
 from .ir import Unsupported
 
-SELECTS = {"cat", "constant_pad_nd", "slice_scatter", "select_scatter"}
+SELECTS = {"cat", "constant_pad_nd", "slice_scatter"}
 
 
 def value(em, node, coords):
@@ -23,8 +23,6 @@ def value(em, node, coords):
         return _cat(em, node, tuple(coords))
     if name == "slice_scatter":
         return _slice_scatter(em, node, tuple(coords))
-    if name == "select_scatter":
-        return _select_scatter(em, node, tuple(coords))
     return _pad(em, node, tuple(coords))
 
 
@@ -91,10 +89,8 @@ def _slice_scatter(em, node, coords):
     out = node.meta["val"]
     dim = _arg(node, 2, "dim", 0) % out.dim()
     size = out.shape[dim]
-    start, end, step = _arg(node, 3, "start", None), _arg(node, 4, "end", None), _arg(node, 5, "step", 1)
-    # Python's slice bounds: negative ones counted from the end, both clamped into the dim.
-    start = 0 if start is None else min(max(start + size if start < 0 else start, 0), size)
-    end = size if end is None else min(max(end + size if end < 0 else end, start), size)
+    start, end = opset.slice_bounds(_arg(node, 3, "start", None), _arg(node, 4, "end", None), size)
+    step = _arg(node, 5, "step", 1)
     c = coords[dim]
     inside = em._emit(("scatter range", node, coords), "kw_inside(%s, %d, %d)" % (c, start, end), "bool", coords)
     # Off the slice the source is read at its first element (one address for the warp).
@@ -103,21 +99,8 @@ def _slice_scatter(em, node, coords):
         on_step = em._emit(("scatter step", node, coords), "(%s == 0)" % em.d.imod(local, step), "bool", coords)
         inside = em._emit(("scatter on", node, coords), "kw_and(%s, %s)" % (inside, on_step), "bool", coords)
         local = em.index(em.d.idiv(local, step), coords)
-    return _scattered(em, node, coords, inside, coords[:dim] + (local,) + coords[dim + 1:])
-
-
-def _select_scatter(em, node, coords):
-    out = node.meta["val"]
-    dim = node.args[2] % out.dim()
-    index = node.args[3] % out.shape[dim]
-    inside = em._emit(("scatter at", node, coords), "(%s == %d)" % (coords[dim], index), "bool", coords)
-    return _scattered(em, node, coords, inside, coords[:dim] + coords[dim + 1:])
-
-
-def _scattered(em, node, coords, inside, src_coords):
-    """The source at ``src_coords`` where ``inside``, else the base at ``coords``."""
-    ctype = opset.ctype_of(node.meta["val"].dtype)
-    written = _cast(em, node.args[1], em.value(node.args[1], src_coords), ctype)
+    ctype = opset.ctype_of(out.dtype)
+    written = _cast(em, node.args[1], em.value(node.args[1], coords[:dim] + (local,) + coords[dim + 1:]), ctype)
     kept = _cast(em, node.args[0], em.value(node.args[0], coords), ctype)
     return em._emit((node, coords), "kw_where(%s, %s, %s)" % (inside, written, kept), ctype, coords)
 
