@@ -1,7 +1,8 @@
 """Every launch variant of the templates that only shapes beyond the corpus's reach (rows held
 by a cluster, rows split across blocks, softmax statistics in one loop, one-loop variance,
-layouts walked in memory order) launched on the GPU: each must build, launch and match its
-ATen twin, and the optimized model must match eager and float64."""
+rows kept in registers between loops, layouts walked in memory order) launched on the GPU:
+each must build, launch and match its ATen twin, and the optimized model must match eager and
+float64."""
 
 import copy
 
@@ -76,6 +77,11 @@ _CASES = {
     "amin_nan_across": (lambda x: torch.amin(x, 1), lambda: _special_columns(torch.randn(4, 300, 65))),
     "softmax_middle_dim_across": (lambda x: torch.softmax(x, 1), lambda: _special_columns(torch.randn(4, 500, 67) * 3)),
     "var_dim0_across": (lambda x: torch.var(x, 0), lambda: torch.randn(3000, 37) * 0.1 + 100.0),
+    # a row read again after its statistics, kept in registers between the loops (CACHED)
+    "rms_norm_channels_cached": (lambda x: x / torch.sqrt(x.pow(2).mean(1, keepdim=True) + 1e-5),
+                                 lambda: torch.randn(6, 48, 33, 17) * 3 - 1),
+    "softmax_channels_cached": (lambda x: torch.softmax(x, 1) * 2.0, lambda: _special_columns(torch.randn(4, 20, 333))),
+    "layer_norm_odd_row_cached": (lambda x: F.layer_norm(x, x.shape[-1:]), lambda: torch.randn(3001, 37) * 2 + 5),
     # pointwise kernels walking a channels_last result
     "channels_last_pointwise": (lambda x: torch.sigmoid(x) * 2.0 - x,
                                 lambda: torch.randn(8, 64, 56, 56).to(memory_format=torch.channels_last)),
@@ -109,6 +115,9 @@ def test_template_variants_launch_and_match(case):
         assert "cluster rows" in templates, templates
     if case.endswith("_split"):
         assert "split rows" in templates, templates
+    if case.endswith("_cached"):
+        assert any(dict(v.defines).get("CACHED") for gid in optimized.timings
+                   for v in optimized.plan.specs[gid].variants)
     if case.endswith("_across"):
         assert any(dict(v.defines).get("ROWS_ACROSS_LANES") for gid in optimized.timings
                    for v in optimized.plan.specs[gid].variants if not v.template)

@@ -123,12 +123,18 @@ def cuda_column_loop(loop, index, start, end):
     return column_declarations(loop) + column_for(loop, index, start, end)
 
 
-def column_for(loop, index, start, end, unroll=None):
+def column_for(loop, index, start, end, unroll=None, cached=False):
     """The loop of ``cuda_column_loop`` without its accumulators' declarations; ``unroll``: a
-    factor for the compiler."""
-    return ((["#pragma unroll %d" % unroll] if unroll else [])
-            + ["for (%s col = %s; col < %s; col += THREADS) {" % (index, start, end)]
-            + ["  " + line for line in column_body(loop)] + ["}"])
+    factor for the compiler. ``cached``: the rows template's loop whose CACHED variants count
+    a thread's columns with ``kw_j`` (KW_TRIPS of them, fully unrolled), so that the values
+    KW_PUT keeps per column are registers."""
+    plain = (["#pragma unroll %d" % unroll] if unroll else []) + [
+        "for (%s col = %s; col < %s; col += THREADS) {%s" % (index, start, end, " {" if cached else "")]
+    if cached:
+        plain = ["#if defined(CACHED) && CACHED", "#pragma unroll",
+                 "for (int kw_j = 0; kw_j < KW_TRIPS; ++kw_j) { const %s col = %s + kw_j * THREADS; if (col < %s) {"
+                 % (index, start, end), "#else"] + plain + ["#endif"]
+    return plain + ["  " + line for line in column_body(loop)] + ["} }" if cached else "}"]
 
 
 def column_declarations(loop):

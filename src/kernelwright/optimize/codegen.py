@@ -32,6 +32,18 @@ _STRIDED_UNROLL = 4
 # cross entropy's rows kernel (32768 x 4096, one load in flight a thread) read 0.40 of the copy
 # rate (H200, 2026-11-29).
 _BATCH = 4
+# A thread's loads kept in registers between column loops (CACHED variants) at most this many
+# 32-bit words: a row's values read once where its threads' share is short.
+_CACHE_WORDS = 32
+_CACHED_VARIANTS = 3
+_CACHE_MACROS = """#if defined(CACHED) && CACHED
+#define KW_TRIPS ((%d + THREADS - 1) / THREADS)
+#undef KW_PUT
+#undef KW_GET
+#define KW_PUT(s, v) kw_cache##s[kw_j] = (v)
+#define KW_GET(s, e) kw_cache##s[kw_j]
+#endif
+"""
 
 
 def build(group):
@@ -137,8 +149,14 @@ def _rows_spec(group, index):
     vec = vectors.row_vector(cem, outs, ncols)
     pointers = ["in%d" % k for k in sorted(cem.row_loads)] + ["out%d" % k for k in sorted(cem.row_stores)]
     body = ["const bool kw_vectors = VEC > 1 && %s;" % vectors.aligned(pointers)] if vec else []
+    # Loads a later column loop reads again, kept in registers by the CACHED variants; not
+    # beside the vector loop, whose columns are not counted by kw_j.
+    cached = [] if vec else kernels.cached_slots(cem)
+    if cached:
+        body += ["#if defined(CACHED) && CACHED"] + ["%s kw_cache%d[KW_TRIPS];" % (dialects.CUDA_TYPES[t], k)
+                                                      for k, t in cached] + ["#endif"]
     for seg in clines:
-        body += _cuda_segment(seg, index, ncols, cem, outs if vec else None, strided) \
+        body += _cuda_segment(seg, index, ncols, cem, outs if vec else None, strided, bool(cached)) \
             if isinstance(seg, kernels.Loop) else [seg]
     if cstores:
         body.append("if (row_ok && kw_lane == 0) {")
@@ -147,7 +165,7 @@ def _rows_spec(group, index):
     # A row's THREADS threads are threadIdx.x and the block's rows threadIdx.y, unless
     # ROWS_ACROSS_LANES swaps them: then a warp's lanes take 32 consecutive rows, which is what
     # reads coalesced where the columns are far apart in memory (see _ACROSS_SHAPES).
-    cuda = ("%s {\n%s  const int kw_lane = ROWS_ACROSS_LANES ? threadIdx.y : threadIdx.x;\n"
+    cuda = (_CACHE_MACROS % ncols if cached else "") + ("%s {\n%s  const int kw_lane = ROWS_ACROSS_LANES ? threadIdx.y : threadIdx.x;\n"
             "  const int kw_slot = ROWS_ACROSS_LANES ? threadIdx.x : threadIdx.y;\n"
             "  const %s row_raw = (%s)blockIdx.x * ROWS_PER_BLOCK + kw_slot;\n"
             "  const bool row_ok = row_raw < %d;\n  const %s row = row_ok ? row_raw : %d;\n%s\n}\n") % (
@@ -166,13 +184,19 @@ def _rows_spec(group, index):
     shapes += [(t, max(1, 256 // t), vec, 0) for t in threads_options if vec and ncols >= t * vec][-3:]
     if strided:
         shapes += [(t, per_block, 1, 1) for t, per_block in _ACROSS_SHAPES if ncols >= t]
+    words = sum(2 if dialects.CUDA_TYPES[t] in ("double", "long long") else 1 for _, t in cached)
+    # Cached variants where a thread's share fits the registers given, those holding the most
+    # columns a thread first (where caching saves the most loads).
+    keep = sorted((s for s in shapes if cached and -(-ncols // s[0]) * words <= _CACHE_WORDS), key=lambda s: s[0])
+    shapes = [s + (0,) for s in shapes] + [s + (1,) for s in keep[:_CACHED_VARIANTS]]
     variants = []
-    for threads, per_block, v, across in shapes:
+    for threads, per_block, v, across, keep in shapes:
         grid = -(-nrows // per_block)
         if grid <= _MAX_GRID_X:
             block = (per_block, threads, 1) if across else (threads, per_block, 1)
             variants.append(Launch((grid, 1, 1), block, (("THREADS", threads), ("ROWS_PER_BLOCK", per_block),
-                                                         ("VEC", v), ("ROWS_ACROSS_LANES", across))))
+                                                         ("VEC", v), ("ROWS_ACROSS_LANES", across))
+                                   + ((("CACHED", 1),) if keep else ())))
     other = {}
     sms = sm_count()
     if split.applies(nrows, ncols, sms):
@@ -250,15 +274,17 @@ def _thread_options(cols, strided):
     return sorted(t for t in options if t >= 1)
 
 
-def _cuda_segment(loop, index, ncols, em, outs, strided):
+def _cuda_segment(loop, index, ncols, em, outs, strided, cached=False):
     """A column loop of the rows template, then its block reductions. With ``outs`` (the
     kernel's outputs, where VEC variants exist) the loop is emitted twice: VEC consecutive
     columns a thread, the dense operands it touches moved in 16-byte (or 8-byte) accesses,
     where every staged pointer is aligned; one column at a time otherwise. ``strided``: columns
     far apart in memory, each load its own request; the loop is unrolled so that several are
-    in flight a thread."""
+    in flight a thread. ``cached``: the loop counts its columns for the CACHED variants
+    (accumulate.column_for)."""
     out = accumulate.column_declarations(loop)
-    scalar = accumulate.column_for(loop, index, "kw_lane", ncols, unroll=_STRIDED_UNROLL if strided else None)
+    scalar = accumulate.column_for(loop, index, "kw_lane", ncols, unroll=_STRIDED_UNROLL if strided else None,
+                                   cached=cached)
     if outs is None:
         out += scalar
     else:

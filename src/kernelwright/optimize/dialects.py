@@ -94,6 +94,10 @@ template <typename T> KW_F T kw_load(T x) { return x; }
 // Where output k is written at a flat offset: in global memory, unless the kernel (the
 // pointwise template's vector path) stages a thread's elements in registers first.
 #define KW_OUT_AT(k, off) (&out##k[off])
+// A column's load kept for a later column loop of the rows template, which reads it back
+// from registers in its CACHED variants (they redefine these); elsewhere it is read again.
+#define KW_PUT(s, v)
+#define KW_GET(s, e) (e)
 // N consecutive elements between global memory and registers in the widest accesses their
 // size allows (both sides aligned to that size by the caller).
 template <int N, typename T> KW_F void kw_copy_vec(T* __restrict__ dst, const T* __restrict__ src) {

@@ -75,6 +75,12 @@ class Emitter:
         self.row_loads = set()
         self.row_stores = set()
         self.digits = Digits()
+        # Set by the rows template in CUDA: {load key: (slot, type)} of the loads a
+        # column loop makes, so that a later loop reading the same element takes it from the
+        # registers the first loop left it in (KW_PUT / KW_GET, CACHED variants), and the slots
+        # a later loop read back.
+        self.col_cache = None
+        self.col_cache_reused = set()
 
     def scan_value(self, node, coords):
         """A scan's value: only the scan template, which walks its columns in order, has one."""
@@ -198,7 +204,17 @@ class Emitter:
                          if c != "0" and st != 0 and s != 1]
                 offset = self.index(" + ".join(terms) if terms else "0", coords)
             expr = self.d.load("in%d" % i, offset, opset.ctype_of(val.dtype))
-        return self._emit(("load", node, coords), expr, opset.ctype_of(val.dtype), coords)
+        key, ctype = ("load", node, coords), opset.ctype_of(val.dtype)
+        if self.col_cache is None or self.scope.hoist is None or not self._per_column(coords) or self.scope.find(key):
+            return self._emit(key, expr, ctype, coords)
+        slot = self.col_cache.get(key)
+        if slot is not None:  # read by an earlier column loop, at the same column
+            self.col_cache_reused.add(slot[0])
+            return self._emit(key, "KW_GET(%d, %s)" % (slot[0], expr), ctype, coords)
+        var = self._emit(key, expr, ctype, coords)
+        self.col_cache[key] = (len(self.col_cache), ctype)
+        self.scope.lines.append("KW_PUT(%d, %s);" % (len(self.col_cache) - 1, var))
+        return var
 
     def at_row_flat(self, coords, shape):
         """Whether a tensor of ``shape`` at ``coords`` is addressed by the domain's own flat

@@ -140,6 +140,8 @@ def rows(nodes, outputs, dialect):
     kinds = [_output_kind(o, full, kept_shape, row_major) for o in outputs]
 
     em = Emitter(dialect, nodes)
+    if dialect.name == "cuda":
+        em.col_cache = {}
     if row_major:
         em.digits.start_rows(math.prod(kept_shape), math.prod(red_shape))
     row_scope = em.scope
@@ -234,7 +236,19 @@ def rows(nodes, outputs, dialect):
     em.scope = row_scope
     if full_loop.stores:
         row_scope.lines.append(full_loop)
+    for seg in row_scope.lines:  # a value no later loop reads again needs no register kept
+        if isinstance(seg, Loop):
+            seg.lines[:] = [line for line in seg.lines if not _unread_put(line, em.col_cache_reused)]
     return em, outs, row_scope.lines, row_stores, math.prod(kept_shape), cols
+
+
+def _unread_put(line, reused):
+    return line.startswith("KW_PUT(") and int(line[7:line.index(",")]) not in reused
+
+
+def cached_slots(em):
+    """[(slot, type)] of the loads a later column loop reads again (``Emitter.col_cache``)."""
+    return sorted((slot, ctype) for slot, ctype in (em.col_cache or {}).values() if slot in em.col_cache_reused)
 
 
 def _reshaped_coords(em, shape, coords):
