@@ -12,7 +12,7 @@ import re
 
 import torch
 
-from . import dialects, indexing, opset, selects, window
+from . import dialects, indexing, opset, selects, views, window
 from .digits import Digits
 from .ir import TensorArg, Unsupported
 
@@ -130,7 +130,7 @@ class Emitter:
                 return selects.value(self, node, coords)
             if opset.op_name(node.target) in indexing.PICKS:
                 return indexing.value(self, node, coords)
-            return self.value(node.args[0], self.view_coords(node, coords))
+            return self.value(node.args[0], views.coords_of(self, node, coords))
         if k == opset.WINDOW:
             return window.value(self, node, coords)
         if k == opset.SCAN:
@@ -229,7 +229,7 @@ class Emitter:
         if found is None:
             return None
         flat, dense = found
-        if not _same_layout(shape, stride, dense):
+        if not same_layout(shape, stride, dense):
             return None
         return self.index(flat, coords)
 
@@ -255,83 +255,6 @@ class Emitter:
             return True
         return len(coords) == len(expected) == len(shape) and all(
             self.digits.same(c, e) for c, e, s in zip(coords, expected, shape) if s != 1)
-
-    # -- views --------------------------------------------------------------------------------
-
-    def view_coords(self, node, coords):
-        """The input's coordinates for the view's element at ``coords``."""
-        name = opset.op_name(node.target)
-        src_shape = tuple(meta(node.args[0]).shape)
-        out_shape = tuple(meta(node).shape)
-        d = self.d
-        if name == "expand" or name == "broadcast_in_dim":
-            if name == "broadcast_in_dim":
-                kept = list(node.args[2])
-                return tuple("0" if src_shape[i] == 1 and out_shape[k] != 1 else coords[k]
-                             for i, k in enumerate(kept))
-            return broadcast_coords(coords, out_shape, src_shape)
-        if name == "permute":
-            perm = [p % len(src_shape) for p in node.args[1]]
-            result = [None] * len(src_shape)
-            for i, p in enumerate(perm):
-                result[p] = coords[i]
-            return tuple(result)
-        if name in ("t", "transpose"):
-            a, b = (0, 1) if name == "t" else [x % len(src_shape) for x in node.args[1:3]]
-            result = list(coords)
-            if len(result) >= 2:
-                result[a], result[b] = result[b], result[a]
-            return tuple(result)
-        if name == "slice":
-            dim = node.args[1] % len(src_shape) if len(node.args) > 1 else 0
-            start, _ = opset.slice_bounds(node.args[2] if len(node.args) > 2 else None, None, src_shape[dim])
-            step = node.args[4] if len(node.args) > 4 else 1
-            result = list(coords)
-            result[dim] = d.paren("%s * %d + %d" % (coords[dim], step, start)) if (step, start) != (1, 0) else coords[dim]
-            return tuple(result)
-        if name == "flip":
-            dims = {x % len(src_shape) for x in node.args[1]}
-            return tuple(self.index("%d - %s" % (s - 1, c), coords) if i in dims and s > 1 else c
-                         for i, (c, s) in enumerate(zip(coords, src_shape)))
-        if name == "repeat":
-            lead = len(out_shape) - len(src_shape)
-            return tuple("0" if s == 1 else (coords[lead + i] if out_shape[lead + i] == s else
-                                             self.index(d.imod(coords[lead + i], s), coords))
-                         for i, s in enumerate(src_shape))
-        if name == "select":
-            dim, index = node.args[1] % len(src_shape), node.args[2] % src_shape[node.args[1] % len(src_shape)]
-            result = list(coords)
-            result.insert(dim, str(index))
-            return tuple(result)
-        if name == "as_strided":
-            stride = tuple(node.args[2])
-            offset = node.args[3] if len(node.args) > 3 else 0
-            if tuple(meta(node.args[0]).stride()) != contiguous_strides(src_shape):
-                raise Unsupported("as_strided of a non-contiguous value")
-            used = [(c, st) for c, st in zip(coords, stride) if c != "0" and st != 0]
-            terms = ["%s * %d" % (c, st) for c, st in used] + ([str(offset)] if offset else [])
-            flat = self.index(" + ".join(terms) if terms else "0", coords)
-            if not offset:
-                self.digits.set(flat, self.digits.summed(used))
-            return self.unflatten(flat, src_shape, coords)
-        # view, reshape, unsqueeze, squeeze: the same elements in row-major order
-        if len(src_shape) == 0:
-            return ()
-        if _only_unit_dims_differ(src_shape, out_shape):
-            it = iter(c for c, s in zip(coords, out_shape) if s != 1)
-            result = tuple("0" if s == 1 else next(it) for s in src_shape)
-        else:
-            used = [(c, st) for c, st, s in zip(coords, contiguous_strides(out_shape), out_shape) if s != 1 and c != "0"]
-            terms = ["%s * %d" % (c, st) if st != 1 else c for c, st in used]
-            flat = self.index(" + ".join(terms) if terms else "0", coords)
-            self.digits.set(flat, self.digits.summed(used))
-            result = self.unflatten(flat, src_shape, coords)
-        # Row-major order is the same on both sides: where the view's coordinates came from a
-        # flat index over a dense layout, so did these.
-        found = self.flat.get((tuple(coords), out_shape))
-        if found is not None and _same_layout(out_shape, found[1], contiguous_strides(out_shape)):
-            self.flat.setdefault((result, src_shape), (found[0], contiguous_strides(src_shape)))
-        return result
 
     def unflatten(self, flat, shape, coords):
         strides = contiguous_strides(shape)
@@ -420,10 +343,6 @@ def _scalar_ctype(v):
     return "bool" if isinstance(v, bool) else ("i64" if isinstance(v, int) else "f32")
 
 
-def _same_layout(shape, a, b):
+def same_layout(shape, a, b):
     """Whether strides ``a`` and ``b`` address a tensor of ``shape`` alike (size-1 dims aside)."""
     return [st for s, st in zip(shape, a) if s != 1] == [st for s, st in zip(shape, b) if s != 1]
-
-
-def _only_unit_dims_differ(a, b):
-    return [s for s in a if s != 1] == [s for s in b if s != 1]
