@@ -165,7 +165,8 @@ def _rows_spec(group, index):
     # A row's THREADS threads are threadIdx.x and the block's rows threadIdx.y, unless
     # ROWS_ACROSS_LANES swaps them: then a warp's lanes take 32 consecutive rows, which is what
     # reads coalesced where the columns are far apart in memory (see _ACROSS_SHAPES).
-    cuda = (_CACHE_MACROS % ncols if cached else "") + ("%s {\n%s  const int kw_lane = ROWS_ACROSS_LANES ? threadIdx.y : threadIdx.x;\n"
+    cuda = (_CACHE_MACROS % ncols if cached else "") + (
+            "%s {\n%s  const int kw_lane = ROWS_ACROSS_LANES ? threadIdx.y : threadIdx.x;\n"
             "  const int kw_slot = ROWS_ACROSS_LANES ? threadIdx.x : threadIdx.y;\n"
             "  const %s row_raw = (%s)blockIdx.x * ROWS_PER_BLOCK + kw_slot;\n"
             "  const bool row_ok = row_raw < %d;\n  const %s row = row_ok ? row_raw : %d;\n%s\n}\n") % (
@@ -187,8 +188,8 @@ def _rows_spec(group, index):
     words = sum(2 if dialects.CUDA_TYPES[t] in ("double", "long long") else 1 for _, t in cached)
     # Cached variants where a thread's share fits the registers given, those holding the most
     # columns a thread first (where caching saves the most loads).
-    keep = sorted((s for s in shapes if cached and -(-ncols // s[0]) * words <= _CACHE_WORDS), key=lambda s: s[0])
-    shapes = [s + (0,) for s in shapes] + [s + (1,) for s in keep[:_CACHED_VARIANTS]]
+    cacheable = sorted((s for s in shapes if cached and -(-ncols // s[0]) * words <= _CACHE_WORDS), key=lambda s: s[0])
+    shapes = [s + (0,) for s in shapes] + [s + (1,) for s in cacheable[:_CACHED_VARIANTS]]
     variants = []
     for threads, per_block, v, across, keep in shapes:
         grid = -(-nrows // per_block)
