@@ -82,6 +82,11 @@ _CASES = {
                                  lambda: torch.randn(6, 48, 33, 17) * 3 - 1),
     "softmax_channels_cached": (lambda x: torch.softmax(x, 1) * 2.0, lambda: _special_columns(torch.randn(4, 20, 333))),
     "layer_norm_odd_row_cached": (lambda x: F.layer_norm(x, x.shape[-1:]), lambda: torch.randn(3001, 37) * 2 + 5),
+    # nearest upsampling read through at float32 scales (fractional factors, a size)
+    "nearest_upsample_factors": (lambda x: torch.relu(F.interpolate(x, scale_factor=(1.5, 2.7), mode="nearest") * 2 - 1),
+                                 lambda: torch.randn(4, 8, 33, 21)),
+    "nearest_upsample_size": (lambda x: torch.sigmoid(F.interpolate(x, size=(97, 61), mode="nearest")),
+                              lambda: torch.randn(2, 16, 45, 29)),
     # pointwise kernels walking a channels_last result
     "channels_last_pointwise": (lambda x: torch.sigmoid(x) * 2.0 - x,
                                 lambda: torch.randn(8, 64, 56, 56).to(memory_format=torch.channels_last)),

@@ -73,6 +73,8 @@ template <typename T> KW_F T kw_imin(T a, long long b) { return a < (T)b ? a : (
 template <typename T> KW_F T kw_imax(T a, long long b) { return a > (T)b ? a : (T)b; }
 template <typename T> KW_F T kw_iclamp(T x, long long lo, long long hi) { return x < (T)lo ? (T)lo : (x > (T)hi ? (T)hi : x); }
 template <typename T> KW_F bool kw_inside(T x, long long lo, long long hi) { return x >= (T)lo && x < (T)hi; }
+template <typename T> KW_F T kw_nearest(T o, float scale, long long n) {
+  const T i = (T)floorf((float)o * scale); return i < (T)(n - 1) ? i : (T)(n - 1); }
 template <typename T> KW_F T kw_ipick(bool ok, T x) { return ok ? x : T(0); }
 // An index read from a tensor as a coordinate along a dim of n: negative counts from the end;
 // out of range is clamped (never read outside the source).
@@ -299,6 +301,7 @@ TORCH_HELPERS = {
     "kw_imax": lambda a, b: torch.clamp(torch.as_tensor(a), min=b),
     "kw_iclamp": lambda x, lo, hi: torch.clamp(torch.as_tensor(x), lo, hi),
     "kw_inside": lambda x, lo, hi: (torch.as_tensor(x) >= lo) & (torch.as_tensor(x) < hi),
+    "kw_nearest": lambda o, scale, n: torch.clamp(torch.floor(torch.as_tensor(o).to(torch.float32) * scale), max=n - 1).long(),
     "kw_ipick": lambda ok, x: torch.where(torch.as_tensor(ok), torch.as_tensor(x), 0),
     "kw_index": lambda v, n: torch.clamp(torch.where(torch.as_tensor(v) < 0, torch.as_tensor(v) + n, torch.as_tensor(v)), 0, n - 1).long(),
 }

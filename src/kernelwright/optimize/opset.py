@@ -58,12 +58,13 @@ _BITWISE = {"bitwise_and": ("kw_and({a}, {b})", "({a} & {b})"), "bitwise_or": ("
 _REDUCTIONS = {"sum", "mean", "amax", "amin", "prod", "var", "std", "argmax", "argmin"}
 _VIEWS = {"view", "_unsafe_view", "reshape", "expand", "permute", "unsqueeze", "squeeze", "t", "transpose",
           "slice", "select", "as_strided", "broadcast_in_dim", "alias_view", "flip", "repeat", "cat",
-          "constant_pad_nd", "gather", "index_select", "embedding", "index", "slice_scatter"}
+          "constant_pad_nd", "gather", "index_select", "embedding", "index", "slice_scatter",
+          "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d"}
 # Views by their coordinates that ATen computes as copies: worth a kernel of their own. (cat,
 # constant_pad_nd and a scatter into a slice select each element from one of several sources:
 # ``selects``; gather and the other picks read at coordinates another tensor holds: ``indexing``.)
 _COPYING_VIEWS = {"flip", "repeat", "cat", "constant_pad_nd", "gather", "index_select", "embedding", "index",
-                  "slice_scatter"}
+                  "slice_scatter", "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d"}
 _CONSTANTS = {"full", "scalar_tensor", "full_like", "zeros_like", "ones_like", "arange"}
 _WINDOWS = {"max_pool2d": 2, "max_pool3d": 3, "avg_pool2d": 2, "avg_pool3d": 3}
 

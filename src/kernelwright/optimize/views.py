@@ -2,8 +2,14 @@
 coordinates (permuted, sliced, flipped, repeated, broadcast, re-flattened), so a view costs
 index arithmetic in the kernel that reads it, never a copy."""
 
+import struct
+
 from . import emitter, opset
 from .ir import Unsupported
+
+# Nearest-neighbour upsampling by its spatial dims: output element o reads input element
+# min(floor(o * scale), size - 1), scale in float32 as ATen's CUDA kernel computes it.
+NEAREST = {"upsample_nearest1d": 1, "upsample_nearest2d": 2, "upsample_nearest3d": 3}
 
 
 def coords_of(em, node, coords):
@@ -62,6 +68,13 @@ def coords_of(em, node, coords):
         if not offset:
             em.digits.set(flat, em.digits.summed(used))
         return em.unflatten(flat, src_shape, coords)
+    if name in NEAREST:
+        n = NEAREST[name]
+        lead = len(src_shape) - n
+        scales = _nearest_scales(node, src_shape[lead:], out_shape[lead:])
+        return tuple(coords[:lead]) + tuple(
+            c if o == i else em.index("kw_nearest(%s, %s, %d)" % (c, d.literal(sc, "f32"), i), coords)
+            for c, i, o, sc in zip(coords[lead:], src_shape[lead:], out_shape[lead:], scales))
     # view, reshape, unsqueeze, squeeze: the same elements in row-major order
     if len(src_shape) == 0:
         return ()
@@ -84,3 +97,28 @@ def coords_of(em, node, coords):
 
 def _only_unit_dims_differ(a, b):
     return [s for s in a if s != 1] == [s for s in b if s != 1]
+
+
+def _nearest_scales(node, sizes, out_sizes):
+    """The float32 scale per upsampled dim: 1 / the scale factor the call was given, else input
+    size / output size. Where the output is the input's size or twice it, ATen's CPU kernel
+    ignores a given factor (it copies, or halves the index): a factor that disagrees with the
+    sizes there would make the two devices differ, and is left to ATen."""
+    if len(node.args) > 2 and isinstance(node.args[2], (list, tuple)):  # the .vec overload
+        given = list(node.args[2])
+    else:
+        given = list(node.args[2:2 + len(sizes)]) + [None] * len(sizes)
+    scales = []
+    for i, o, f in zip(sizes, out_sizes, given):
+        natural = _float32(i / o)  # rounded once from double: float32's own quotient
+        scale = _float32(1.0 / f) if f is not None and f > 0 else natural
+        if o in (i, 2 * i) and scale != natural:
+            raise Unsupported("nearest upsampling by a factor (%s) other than its sizes' ratio (%d to %d), where "
+                              "ATen's CPU and CUDA kernels differ" % (f, i, o))
+        scales.append(scale)
+    return scales
+
+
+def _float32(x):
+    return struct.unpack("f", struct.pack("f", x))[0]
+
