@@ -87,6 +87,12 @@ _CASES = {
                                  lambda: torch.randn(4, 8, 33, 21)),
     "nearest_upsample_size": (lambda x: torch.sigmoid(F.interpolate(x, size=(97, 61), mode="nearest")),
                               lambda: torch.randn(2, 16, 45, 29)),
+    # bilinear upsampling blended in the kernel, half-pixel centres and aligned corners
+    "bilinear_upsample_factors": (lambda x: F.interpolate(x, scale_factor=(0.37, 1.91), mode="bilinear") * 2 - 1,
+                                  lambda: torch.randn(4, 8, 50, 33) * 3),
+    "bilinear_upsample_align_size": (lambda x: torch.tanh(F.interpolate(x, size=(97, 61), mode="bilinear",
+                                                                        align_corners=True)),
+                                     lambda: torch.randn(2, 16, 45, 29)),
     # pointwise kernels walking a channels_last result
     "channels_last_pointwise": (lambda x: torch.sigmoid(x) * 2.0 - x,
                                 lambda: torch.randn(8, 64, 56, 56).to(memory_format=torch.channels_last)),

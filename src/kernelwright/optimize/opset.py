@@ -18,7 +18,7 @@ POINTWISE = "pointwise"
 REDUCTION = "reduction"
 VIEW = "view"
 CONSTANT = "constant"
-WINDOW = "window"  # pooling: each output element reduces a small window of its input
+WINDOW = "window"  # pooling, bilinear upsampling: each output element reduces a small window of its input
 SCAN = "scan"  # cumulative sum and product along one dim
 
 # op -> (template, names of the scalar parameters taken from args/kwargs after the tensors)
@@ -106,7 +106,7 @@ def kind(node):
         return CONSTANT
     if name in _REDUCTIONS:
         return REDUCTION
-    if name in _WINDOWS:
+    if name in _WINDOWS or name == "upsample_bilinear2d":  # a blend of four taps (interpolate.py)
         return WINDOW
     if name in ("cumsum", "cumprod"):
         return SCAN

@@ -12,13 +12,15 @@ input (count_include_pad), its in-bounds taps, or divisor_override.
 import itertools
 import math
 
-from . import dialects, opset
+from . import dialects, interpolate, opset
 from .ir import Unsupported
 
 MAX_TAPS = 128  # unrolled: a larger window would be a loop, which this template does not emit
 
 
 def value(em, node, coords):
+    if opset.op_name(node.target) == interpolate.BILINEAR:
+        return interpolate.value(em, node, coords)
     w = opset.window(node)
     src = node.args[0]
     out_dtype = node.meta["val"].dtype
