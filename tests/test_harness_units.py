@@ -161,6 +161,35 @@ def test_draws_land_on_the_gpu_unless_a_device_is_named():
     assert torch.get_default_device().type == "cpu"  # the default is restored
 
 
+class _CpuGenerated(torch.nn.Module):
+    """A constructor that draws from a CPU generator: it cannot run with the GPU as default."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(n, generator=torch.Generator().manual_seed(1)))
+        self.lin = torch.nn.Linear(n, 3)
+
+
+def test_models_are_built_seeded_and_moved():
+    a, b, c = (inputs.construct(torch.nn.Linear, [7, 5], seed, "cpu") for seed in (3, 3, 4))
+    assert torch.equal(a.weight, b.weight) and not torch.equal(a.weight, c.weight)
+    m = inputs.construct(_CpuGenerated, [6], 3, "cpu")
+    assert torch.equal(m.w, torch.randn(6, generator=torch.Generator().manual_seed(1)))
+
+
+@pytest.mark.cuda
+def test_models_are_built_on_the_gpu_unless_their_constructor_needs_the_cpu():
+    lin = inputs.construct(torch.nn.Linear, [300, 200], 3, "cuda")
+    assert lin.weight.is_cuda and torch.equal(lin.weight, inputs.construct(torch.nn.Linear, [300, 200], 3, "cuda").weight)
+    bound = 300 ** -0.5  # nn.Linear's uniform initialisation
+    assert bound * 0.99 < float(lin.weight.abs().max()) <= bound and bool((lin.weight < 0).any())
+    m = inputs.construct(_CpuGenerated, [6], 3, "cuda")  # built on the CPU, then moved
+    assert m.w.is_cuda and m.lin.weight.is_cuda
+    assert torch.equal(m.w.cpu(), torch.randn(6, generator=torch.Generator().manual_seed(1)))
+    assert torch.equal(m.lin.weight.cpu(), inputs.construct(_CpuGenerated, [6], 3, "cpu").lin.weight)
+    assert torch.get_default_device().type == "cpu"
+
+
 def test_sampled_leaves_match_the_reference_at_the_same_positions():
     big, small = torch.randn(40, 50), torch.randn(3)
     out, samples = compare.sample_leaves((big, {"s": small, "n": 2}), 100, seed=5)

@@ -131,14 +131,10 @@ class _Candidate(CandidateTiming):
             self.exchange.remove(path)  # read once, here
         init_inputs = data["init_inputs"]
         seed = self.job["init_seed"]
-        inputs.seed_everything(seed)
-        self.ref = self.Model(*init_inputs).to(self.device)
+        self.ref = inputs.construct(self.Model, init_inputs, seed, self.device)
         self.ref.load_state_dict(data["state_dict"])
-        inputs.seed_everything(seed)
         self.chan.phase("construct ModelNew")
-        self.cand = self.ModelNew(*init_inputs)
-        if isinstance(self.cand, torch.nn.Module):
-            self.cand = self.cand.to(self.device)
+        self.cand = inputs.construct(self.ModelNew, init_inputs, seed, self.device)
         self.weights = _share_weights(torch, self.cand, data["state_dict"])
         self.shapes_at_setup = _tensor_shapes(self.cand)
         # Input sets are drawn again from their seeds, or stay in their files, and are made

@@ -61,8 +61,7 @@ class _Judge(References):
         if misfit:
             chan.send(event=Event.PREPARED, does_not_fit=misfit, **environment(torch, self.device))
             return False
-        inputs.seed_everything(job["init_seed"])
-        self.model = self.Model(*init_inputs).to(self.device)
+        self.model = inputs.construct(self.Model, init_inputs, job["init_seed"], self.device)
         state = {k: v.detach().cpu() for k, v in self.model.state_dict().items()}
 
         chan.phase("reference trials")

@@ -12,7 +12,7 @@ import torch
 
 from kernelwright import precision as precision_contract
 from kernelwright.harness.api import EvalOptions
-from kernelwright.harness.inputs import draw_inputs
+from kernelwright.harness.inputs import construct, draw_inputs
 from kernelwright.harness.protocol import PRECISION_ENV, Cause, Role
 from kernelwright.harness.session import Spares, evaluate_with
 
@@ -22,8 +22,7 @@ from .capture import CaptureError
 
 def _load_problem(path, seed, device):
     module = api.load_module(path, "kw_problem_%d" % os.getpid())
-    torch.manual_seed(seed)
-    model = module.Model(*module.get_init_inputs()).to(device)
+    model = construct(module.Model, module.get_init_inputs(), seed, device)
     # Drawn on the GPU, as the harness draws them: gigabytes drawn on the CPU took 10-24 s.
     inputs = [x.to(device) if isinstance(x, torch.Tensor) else x
               for x in draw_inputs(module.get_inputs, seed + 1, device)]
