@@ -38,10 +38,11 @@ _SUMMING = ("sum", "mean", "var", "std", "prod")
 
 
 def one_loop_variance(node):
-    """Whether a var/std reads its row once, from the sum and the sum of squares in double:
-    their difference loses about (mean / std)^2 of double's precision, less than float32's
-    own rounding of x - mean below |mean| / std = 2^29, so for float32 and narrower values it
-    is as accurate as two loops (the mean first, then the squared deviations)."""
+    """Whether a var/std reads its row once, from the sum and the sum of squares in double of
+    its values less the row's first (kernels._shifted): their difference loses about
+    ((mean - first) / std)^2 <= n of double's precision, less than float32's own rounding for
+    rows of fewer than 2^29 values, so for float32 and narrower values it is as accurate as two
+    loops (the mean first, then the squared deviations)."""
     return acc_ctype(node, "mean_of") == "f64" and opset.ctype_of(meta(node.args[0]).dtype) != "f64"
 
 
