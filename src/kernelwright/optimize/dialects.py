@@ -7,6 +7,7 @@ ATen (NaN propagation of max/min/clamp/relu included).
 """
 
 import math
+import struct
 
 import torch
 
@@ -193,6 +194,12 @@ def rounded(expr, dtype):
     if dtype == torch.bfloat16:
         return "kw_round_bf16(%s)" % expr
     return expr
+
+
+def float32(x):
+    """``x`` rounded to float32 (as a Python float): a constant the kernels compute in float32,
+    as ATen's do. A float32 quotient of two integers rounded once from double is float32's own."""
+    return struct.unpack("f", struct.pack("f", x))[0]
 
 
 def cuda_literal(value, ctype):

@@ -6,8 +6,6 @@ convolution and the upsampled tensor is never written. The input is any value of
 a pooling window's is.
 """
 
-import struct
-
 import torch
 
 from . import dialects, emitter, opset
@@ -18,12 +16,12 @@ BILINEAR = "upsample_bilinear2d"
 
 def value(em, node, coords):
     src = node.args[0]
-    out_dtype = meta(node).dtype
+    out_dtype = emitter.meta(node).dtype
     if not out_dtype.is_floating_point:
         raise Unsupported("bilinear upsampling of a %s tensor" % out_dtype)
     d = em.d
     ctype = "f64" if out_dtype == torch.float64 else "f32"  # ATen's accumulation type
-    size, out_size = tuple(meta(src).shape)[-2:], tuple(meta(node).shape)[-2:]
+    size, out_size = tuple(emitter.meta(src).shape)[-2:], tuple(emitter.meta(node).shape)[-2:]
     lead = tuple(coords[:-2])
     if size == out_size:  # ATen copies the input
         return em.value(src, coords)
@@ -33,7 +31,7 @@ def value(em, node, coords):
 
     def at(h, w):
         v = em.value(src, lead + (h, w))
-        return v if opset.ctype_of(meta(src).dtype) == ctype else d.cast(v, ctype)
+        return v if opset.ctype_of(emitter.meta(src).dtype) == ctype else d.cast(v, ctype)
 
     expr = "%s * (%s * %s + %s * %s) + %s * (%s * %s + %s * %s)" % (
         hl0, wl0, at(h0, w0), wl1, at(h0, w1), hl1, wl0, at(h1, w0), wl1, at(h1, w1))
@@ -69,7 +67,7 @@ def _scales(node, sizes, out_sizes, ctype):
         given = list(node.args[3])
     else:
         given = list(node.args[3:5]) + [None, None]
-    rounded = _float32 if ctype == "f32" else float
+    rounded = dialects.float32 if ctype == "f32" else float
     scales = []
     for i, o, f in zip(sizes, out_sizes, given):
         if _align_corners(node):
@@ -77,11 +75,3 @@ def _scales(node, sizes, out_sizes, ctype):
         else:
             scales.append(rounded(1.0 / f) if f is not None and f > 0 else rounded(i / o))
     return scales
-
-
-def meta(node):
-    return emitter.meta(node)
-
-
-def _float32(x):
-    return struct.unpack("f", struct.pack("f", x))[0]

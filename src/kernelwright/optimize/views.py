@@ -2,9 +2,7 @@
 coordinates (permuted, sliced, flipped, repeated, broadcast, re-flattened), so a view costs
 index arithmetic in the kernel that reads it, never a copy."""
 
-import struct
-
-from . import emitter, opset
+from . import dialects, emitter, opset
 from .ir import Unsupported
 
 # Nearest-neighbour upsampling by its spatial dims: output element o reads input element
@@ -110,15 +108,10 @@ def _nearest_scales(node, sizes, out_sizes):
         given = list(node.args[2:2 + len(sizes)]) + [None] * len(sizes)
     scales = []
     for i, o, f in zip(sizes, out_sizes, given):
-        natural = _float32(i / o)  # rounded once from double: float32's own quotient
-        scale = _float32(1.0 / f) if f is not None and f > 0 else natural
+        natural = dialects.float32(i / o)
+        scale = dialects.float32(1.0 / f) if f is not None and f > 0 else natural
         if o in (i, 2 * i) and scale != natural:
             raise Unsupported("nearest upsampling by a factor (%s) other than its sizes' ratio (%d to %d), where "
                               "ATen's CPU and CUDA kernels differ" % (f, i, o))
         scales.append(scale)
     return scales
-
-
-def _float32(x):
-    return struct.unpack("f", struct.pack("f", x))[0]
-
