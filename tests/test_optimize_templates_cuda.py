@@ -93,6 +93,9 @@ _CASES = {
     "bilinear_upsample_align_size": (lambda x: torch.tanh(F.interpolate(x, size=(97, 61), mode="bilinear",
                                                                         align_corners=True)),
                                      lambda: torch.randn(2, 16, 45, 29)),
+    # adaptive average pooling, windows of two sizes in each dim
+    "adaptive_avg_pool_ragged": (lambda x: F.adaptive_avg_pool2d(torch.relu(x), (7, 5)) * 2 - 1,
+                                 lambda: torch.randn(4, 16, 45, 29)),
     # pointwise kernels walking a channels_last result
     "channels_last_pointwise": (lambda x: torch.sigmoid(x) * 2.0 - x,
                                 lambda: torch.randn(8, 64, 56, 56).to(memory_format=torch.channels_last)),

@@ -67,6 +67,7 @@ _COPYING_VIEWS = {"flip", "repeat", "cat", "constant_pad_nd", "gather", "index_s
                   "slice_scatter", "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d"}
 _CONSTANTS = {"full", "scalar_tensor", "full_like", "zeros_like", "ones_like", "arange"}
 _WINDOWS = {"max_pool2d": 2, "max_pool3d": 3, "avg_pool2d": 2, "avg_pool3d": 3}
+ADAPTIVE = {"_adaptive_avg_pool2d": 2, "_adaptive_avg_pool3d": 3}  # window.py's _adaptive
 
 
 def op_name(target):
@@ -106,7 +107,7 @@ def kind(node):
         return CONSTANT
     if name in _REDUCTIONS:
         return REDUCTION
-    if name in _WINDOWS or name == "upsample_bilinear2d":  # a blend of four taps (interpolate.py)
+    if name in _WINDOWS or name in ADAPTIVE or name == "upsample_bilinear2d":  # bilinear: interpolate.py
         return WINDOW
     if name in ("cumsum", "cumprod"):
         return SCAN

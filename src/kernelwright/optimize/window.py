@@ -21,6 +21,8 @@ MAX_TAPS = 128  # unrolled: a larger window would be a loop, which this template
 def value(em, node, coords):
     if opset.op_name(node.target) == interpolate.BILINEAR:
         return interpolate.value(em, node, coords)
+    if opset.op_name(node.target) in opset.ADAPTIVE:
+        return _adaptive(em, node, coords)
     w = opset.window(node)
     src = node.args[0]
     out_dtype = node.meta["val"].dtype
@@ -80,3 +82,47 @@ def _divisor(em, w, starts, size, inside, coords):
             factors.append("(kw_imin(%s, %d) - kw_imax(%s, 0))" % (end, i, s))
     # An empty window (possible only without count_include_pad) has a zero sum: divide by 1.
     return em.index("kw_imax(%s, 1)" % " * ".join(factors), coords)
+
+
+def _adaptive(em, node, coords):
+    """Adaptive average pooling: along a dim of input size i and output size m, output element o
+    averages input elements [floor(o * i / m), ceil((o + 1) * i / m)), ATen's windows. Their
+    sizes differ by one at most: every output unrolls the largest one's taps, those past its own
+    end masked out (where m divides i every window is the same and nothing is masked). The sum
+    runs over the taps in ATen's order and is divided by each dim's window size in turn, as
+    ATen's kernel divides."""
+    src = node.args[0]
+    out_dtype = node.meta["val"].dtype
+    if not out_dtype.is_floating_point:
+        raise Unsupported("pooling of a %s tensor" % out_dtype)
+    n = opset.ADAPTIVE[opset.op_name(node.target)]
+    d, ctype = em.d, opset.ctype_of(out_dtype)
+    size, out_size = tuple(src.meta["val"].shape)[-n:], tuple(node.meta["val"].shape)[-n:]
+    spans = [max(-(-(o + 1) * i // m) - o * i // m for o in range(m)) for i, m in zip(size, out_size)]
+    if math.prod(spans) > MAX_TAPS:
+        raise Unsupported("an adaptive pooling window of %d elements (at most %d are unrolled)"
+                          % (math.prod(spans), MAX_TAPS))
+    lead, outer = tuple(coords[:-n]), tuple(coords[-n:])
+    starts = [em.index(d.idiv("%s * %d" % (c, i), m), coords) for c, i, m in zip(outer, size, out_size)]
+    ends = [em.index(d.idiv("(%s + 1) * %d + %d" % (c, i, m - 1), m), coords) for c, i, m in zip(outer, size, out_size)]
+    acc = d.literal(0.0, ctype)
+    for tap in itertools.product(*(range(k) for k in spans)):
+        at = [em.index("kw_imin(%s + %d, %d)" % (s, t, i - 1), coords) if t else s
+              for s, t, i in zip(starts, tap, size)]
+        v = em.value(src, lead + tuple(at))
+        if opset.ctype_of(src.meta["val"].dtype) != ctype:
+            v = d.cast(v, ctype)
+        step = "(%s + %s)" % (acc, v)
+        ragged = [(s, t, e) for s, t, e, i, m in zip(starts, tap, ends, size, out_size) if i % m and t]
+        if ragged:
+            ok = "kw_inside(%s + %d, 0, %s)" % ragged[0]
+            for r in ragged[1:]:
+                ok = "kw_and(%s, kw_inside(%s + %d, 0, %s))" % ((ok,) + r)
+            step = "kw_where(%s, %s, %s)" % (em._emit(("adaptive mask", node, tuple(coords), tap), ok, "bool", coords),
+                                             step, acc)
+        acc = em._emit(("adaptive", node, tuple(coords), tap), step, ctype, coords)
+    for s, e, i, m in zip(starts, ends, size, out_size):
+        k = d.literal(i // m, ctype) if i % m == 0 else d.cast(em.index("%s - %s" % (e, s), coords), ctype)
+        acc = em._emit(("adaptive divide", node, tuple(coords), s), "%s / %s" % (acc, k), ctype, coords)
+    return em._emit((node, tuple(coords)), dialects.rounded(acc, out_dtype), ctype, coords)
+
