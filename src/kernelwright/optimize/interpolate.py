@@ -6,12 +6,8 @@ convolution and the upsampled tensor is never written. The input is any value of
 a pooling window's is.
 """
 
-import torch
-
 from . import dialects, emitter, opset
 from .ir import Unsupported
-
-BILINEAR = "upsample_bilinear2d"
 
 
 def value(em, node, coords):
@@ -20,7 +16,7 @@ def value(em, node, coords):
     if not out_dtype.is_floating_point:
         raise Unsupported("bilinear upsampling of a %s tensor" % out_dtype)
     d = em.d
-    ctype = "f64" if out_dtype == torch.float64 else "f32"  # ATen's accumulation type
+    ctype = opset.ctype_of(out_dtype)  # ATen's accumulation type: float for half types
     size, out_size = tuple(emitter.meta(src).shape)[-2:], tuple(emitter.meta(node).shape)[-2:]
     lead = tuple(coords[:-2])
     if size == out_size:  # ATen copies the input
@@ -63,13 +59,9 @@ def _align_corners(node):
 def _scales(node, sizes, out_sizes, ctype):
     """ATen's scale per dim: (size - 1) / (output - 1) with align_corners, else 1 / the factor
     the call was given, else size / output; in the accumulation type."""
-    if len(node.args) > 3 and isinstance(node.args[3], (list, tuple)):  # the .vec overload
-        given = list(node.args[3])
-    else:
-        given = list(node.args[3:5]) + [None, None]
     rounded = dialects.float32 if ctype == "f32" else float
     scales = []
-    for i, o, f in zip(sizes, out_sizes, given):
+    for i, o, f in zip(sizes, out_sizes, opset.upsample_factors(node, len(sizes))):
         if _align_corners(node):
             scales.append(rounded((i - 1) / (o - 1)) if o > 1 else 0.0)
         else:

@@ -285,8 +285,9 @@ def _ready(p, nodes, done, means):
 def _shifted(em, p, full, dims, row_coords, coords):
     """A one-loop variance's value less its row's first element K, in the accumulator's type:
     the sum and the sum of squares then lose ((mean - K) / std)^2 of double's precision where
-    they would lose (mean / std)^2 (a mean of 500 and a spread of 0.01 lost 2^31, four float32
-    roundings), and since K is one of the row's n values, (mean - K)^2 <= n * var."""
+    they would lose (mean / std)^2 (rows of 37 with a mean 2e5 standard deviations from zero:
+    relative error 4.0e-6 against eager's 2.2e-8, which the shift matches), and since K is one
+    of the row's n values, (mean - K)^2 <= n * var."""
     src, at = p.node.args[0], _row_coords_of_full(full, dims, row_coords)
     k = em.value(src, at)
     if opset.ctype_of(meta(src).dtype) != p.ctype:

@@ -68,6 +68,7 @@ _COPYING_VIEWS = {"flip", "repeat", "cat", "constant_pad_nd", "gather", "index_s
 _CONSTANTS = {"full", "scalar_tensor", "full_like", "zeros_like", "ones_like", "arange"}
 _WINDOWS = {"max_pool2d": 2, "max_pool3d": 3, "avg_pool2d": 2, "avg_pool3d": 3}
 ADAPTIVE = {"_adaptive_avg_pool2d": 2, "_adaptive_avg_pool3d": 3}  # window.py's _adaptive
+INTERPOLATIONS = {"upsample_bilinear2d"}  # interpolate.py
 
 
 def op_name(target):
@@ -107,7 +108,7 @@ def kind(node):
         return CONSTANT
     if name in _REDUCTIONS:
         return REDUCTION
-    if name in _WINDOWS or name in ADAPTIVE or name == "upsample_bilinear2d":  # bilinear: interpolate.py
+    if name in _WINDOWS or name in ADAPTIVE or name in INTERPOLATIONS:
         return WINDOW
     if name in ("cumsum", "cumprod"):
         return SCAN
@@ -322,6 +323,18 @@ class Window:
     dilation: tuple
     count_include_pad: bool = True
     divisor_override: int = 0
+
+
+def upsample_factors(node, n):
+    """The scale factor an upsampling call was given for each of its ``n`` spatial dims (None
+    where it was given an output size alone), from either overload: ``scale_factors`` (.vec)
+    or ``scales_d/h/w``."""
+    names = [a.name for a in node.target._schema.arguments]
+    given = dict(zip(names, node.args))
+    given.update(node.kwargs)
+    if "scale_factors" in names:
+        return list(given.get("scale_factors") or [None] * n)
+    return [given.get(k) for k in names if k.startswith("scales")]
 
 
 def window(node):

@@ -102,12 +102,8 @@ def _nearest_scales(node, sizes, out_sizes):
     size / output size. Where the output is the input's size or twice it, ATen's CPU kernel
     ignores a given factor (it copies, or halves the index): a factor that disagrees with the
     sizes there would make the two devices differ, and is left to ATen."""
-    if len(node.args) > 2 and isinstance(node.args[2], (list, tuple)):  # the .vec overload
-        given = list(node.args[2])
-    else:
-        given = list(node.args[2:2 + len(sizes)]) + [None] * len(sizes)
     scales = []
-    for i, o, f in zip(sizes, out_sizes, given):
+    for i, o, f in zip(sizes, out_sizes, opset.upsample_factors(node, len(sizes))):
         natural = dialects.float32(i / o)
         scale = dialects.float32(1.0 / f) if f is not None and f > 0 else natural
         if o in (i, 2 * i) and scale != natural:

@@ -19,7 +19,7 @@ MAX_TAPS = 128  # unrolled: a larger window would be a loop, which this template
 
 
 def value(em, node, coords):
-    if opset.op_name(node.target) == interpolate.BILINEAR:
+    if opset.op_name(node.target) in opset.INTERPOLATIONS:
         return interpolate.value(em, node, coords)
     if opset.op_name(node.target) in opset.ADAPTIVE:
         return _adaptive(em, node, coords)
@@ -46,9 +46,7 @@ def value(em, node, coords):
         else:
             clamped = [em.index("kw_iclamp(%s, 0, %d)" % (a, i - 1), coords) for a, i in zip(at, size)]
             v = em.value(src, lead + tuple(clamped))
-            ok = "kw_inside(%s, 0, %d)" % (at[0], size[0])
-            for a, i in zip(at[1:], size[1:]):
-                ok = "kw_and(%s, kw_inside(%s, 0, %d))" % (ok, a, i)
+            ok = _all_inside([(a, i) for a, i in zip(at, size)])
             mask = em._emit(("window mask", node, tuple(coords), tap), ok, "bool", coords)
         if opset.ctype_of(src.meta["val"].dtype) != ctype:
             v = d.cast(v, ctype)
@@ -66,6 +64,14 @@ def _affine(em, c, scale, offset, coords):
         return str(offset)
     term = c if scale == 1 else "%s * %d" % (c, scale)
     return em.index("%s %s %d" % (term, "+" if offset >= 0 else "-", abs(offset)) if offset else term, coords)
+
+
+def _all_inside(bounds):
+    """The condition that every coordinate lies in [0, its bound): [(coordinate, bound)]."""
+    ok = "kw_inside(%s, 0, %s)" % bounds[0]
+    for a, n in bounds[1:]:
+        ok = "kw_and(%s, kw_inside(%s, 0, %s))" % (ok, a, n)
+    return ok
 
 
 def _divisor(em, w, starts, size, inside, coords):
@@ -115,9 +121,7 @@ def _adaptive(em, node, coords):
         step = "(%s + %s)" % (acc, v)
         ragged = [(s, t, e) for s, t, e, i, m in zip(starts, tap, ends, size, out_size) if i % m and t]
         if ragged:
-            ok = "kw_inside(%s + %d, 0, %s)" % ragged[0]
-            for r in ragged[1:]:
-                ok = "kw_and(%s, kw_inside(%s + %d, 0, %s))" % ((ok,) + r)
+            ok = _all_inside([("%s + %d" % (s, t), e) for s, t, e in ragged])
             step = "kw_where(%s, %s, %s)" % (em._emit(("adaptive mask", node, tuple(coords), tap), ok, "bool", coords),
                                              step, acc)
         acc = em._emit(("adaptive", node, tuple(coords), tap), step, ctype, coords)
