@@ -246,8 +246,8 @@ _VARIANCES = {
 def test_a_float32_variance_reads_its_row_once_and_stays_float32_accurate(case, offset):
     """One statistics loop (sum and sum of squares in double, of the values less the row's
     first) is as accurate as ATen's two passes, also where the mean is thousands of standard
-    deviations from zero; at 2e5 of them, summing the values themselves lost 2^-20 of the
-    variance, 16 float32 roundings. (The norms subtract the mean in float32 there: capture keeps
+    deviations from zero; at 2e5 of them, summing the values themselves gave a relative error
+    of 4.0e-6, 180x eager's. (The norms subtract the mean in float32 there: capture keeps
     them whole, their decomposition being that far from ATen's kernel.)"""
     fn = _VARIANCES[case]
 
