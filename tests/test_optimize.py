@@ -448,6 +448,23 @@ def test_layouts_are_compared_by_their_error_against_float64():
     assert errors[0] < 1e-6 < errors[1] < 1e-3
 
 
+def test_a_model_that_cannot_run_in_float64_has_no_error_against_it():
+    # Its forward casts to float32 itself, which float64 weights then meet: the float64 run
+    # fails, as the harness's does, and no layout is judged by it.
+    class CastsItself(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(3, 4, 3)
+
+        def forward(self, x):
+            return self.conv(x.float())
+
+    torch.manual_seed(0)
+    model = CastsItself()
+    x = torch.randn(2, 3, 9, 11).half()
+    assert tune.errors_vs_float64([model, model], model, [x]) == [float("inf")] * 2
+
+
 _SUMMED_GEMM = """
 import torch
 

@@ -179,13 +179,15 @@ def _with_channels_last(best, model, example_inputs, problem_source, problem_nam
     # without changing a global setting: the layout is kept only if no less accurate.
     forwards = [best.bind(model), other.bind(model)]
     given_err, other_err = tune.errors_vs_float64(forwards, model, example_inputs)
+    # Without a float64 run neither layout's accuracy is known: the given one, the model's own, stays.
     accurate = math.isfinite(other_err) and other_err <= tune.ERROR_RATIO * given_err + 2.0**-24
     # Both as the user runs them, on the inputs as given (each converts what it needs), in turns.
     best.end_to_end, other.end_to_end = ((None, ms) for ms in tune.forwards_in_turns(forwards, example_inputs, device))
     chosen = other if other.end_to_end[1] < best.end_to_end[1] and accurate else best
-    chosen.notes.append("layout: channels_last forward %.4f ms, as given %.4f ms; error against float64 %.3g, "
-                        "as given %.3g: %s kept" % (other.end_to_end[1], best.end_to_end[1], other_err, given_err,
-                                                    "channels_last" if chosen is other else "the given layout"))
+    accuracy = ("error against float64 %.3g, as given %.3g" % (other_err, given_err) if math.isfinite(given_err)
+                else "Model does not run in float64, so neither layout's accuracy is known")
+    chosen.notes.append("layout: channels_last forward %.4f ms, as given %.4f ms; %s: %s kept" % (
+        other.end_to_end[1], best.end_to_end[1], accuracy, "channels_last" if chosen is other else "the given layout"))
     chosen.seconds["other_layout"] = sum((best if chosen is other else other).seconds.values())
     return chosen
 
