@@ -120,6 +120,8 @@ def test_few_long_rows_are_split_across_cooperating_blocks():
         # layer norm's mean, sum and squared deviations: three partials a part of each row
         assert v.workspace >= 16 + 8 * 3 * 3 * d["SPLIT"]
         assert "kw_row_barrier" in spec.cuda_source(v) and "kw_ws" in spec.cuda_source(v)
+        # the partials combined by one warp, a part a lane, and handed to the block
+        assert "q < SPLIT; q += 32" in spec.cuda_source(v) and "kw_by_warp_" in spec.cuda_source(v)
 
 
 def test_many_rows_are_not_split():

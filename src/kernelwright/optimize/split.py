@@ -108,7 +108,7 @@ def body(signature, smem, clines, cstores, nrows, ncols, index, vector=None):
     exchange = Exchange(
         store=lambda slot, value: "kw_part_store(%s, %s);" % (_part(slot, nrows, "blockIdx.x"), value),
         load=lambda ctype, slot: "kw_part_load<%s>(%s)" % (ctype, _part(slot, nrows)),
-        barrier=lambda phase: "kw_row_barrier(kw_bar, %d * SPLIT);" % phase, parts="SPLIT")
+        barrier=lambda phase: "kw_row_barrier(kw_bar, %d * SPLIT);" % phase, parts="SPLIT", by_warp=True)
     lines = head + phases(clines, index, exchange, column_loop)
     if cstores:
         lines += ["if (blockIdx.x == 0 && threadIdx.x == 0) {"] + ["  " + s for s in cstores] + ["}"]
@@ -119,12 +119,16 @@ def body(signature, smem, clines, cstores, nrows, ncols, index, vector=None):
 class Exchange:
     """How the blocks of a row share their partial results: ``store(slot, value)`` leaves this
     block's, ``load(ctype, slot)`` reads part ``q``'s, ``barrier(phase)`` waits until every
-    part has stored; ``parts`` counts the blocks of a row."""
+    part has stored; ``parts`` counts the blocks of a row. ``by_warp``: the partials are
+    combined by the block's first warp and handed to the others through shared memory, instead
+    of by every thread (SPLIT loads a block where every thread's would be SPLIT x THREADS, which
+    a row split a hundred ways or more waits on: NOTES 56)."""
 
     store: Callable
     load: Callable
     barrier: Callable
     parts: str
+    by_warp: bool = False
 
 
 def phases(clines, index, exchange, column_loop=None):
@@ -152,11 +156,12 @@ def phases(clines, index, exchange, column_loop=None):
             continue
         phase += 1
         shares, combine, slots = [], [], {}
+        loop = ("for (int q = threadIdx.x; q < %s; q += 32)" if exchange.by_warp else "for (int q = 0; q < %s; ++q)") % (
+            exchange.parts)
         for p in seg.reduces:
             ctype = dialects.CUDA_TYPES[p.ctype]
             slots[id(p)] = slot
             shares += accumulate.block_reduce(p)
-            loop = "for (int q = 0; q < %s; ++q)" % exchange.parts
             if accumulate.is_arg(p):
                 largest = "true" if p.op == "argmax" else "false"
                 shares.append("if (threadIdx.x == 0) { %s %s }" % (
@@ -177,8 +182,53 @@ def phases(clines, index, exchange, column_loop=None):
                 combine.append("%s %s = %s()(%s, %s);" % (
                     loop, p.acc, accumulate.combine_op(p), p.acc, exchange.load(ctype, slot)))
             slot += 1
+        if exchange.by_warp:
+            combine = _by_warp(seg.reduces, combine, phase)
         lines += shares + [exchange.barrier(phase)] + combine
     return lines
+
+
+def _by_warp(reduces, combine, phase):
+    """``combine`` (each lane's share of the parts) run by the first warp, each accumulator then
+    reduced across the lanes and taken from lane 0, in order (a sum of exponentials reads its
+    row's max), and given to the block through shared memory. Every block runs the same steps
+    on the same partials: they all hold the same bits."""
+    warp, shared, taken = [], [], []
+    accs = [(p.acc, dialects.CUDA_TYPES[p.ctype]) for p in reduces]
+    for p in reduces:
+        if accumulate.is_arg(p):
+            accs.append((p.acc + "_i", "long long"))
+    for p, lines in zip(reduces, _per_reduce(reduces, combine)):
+        warp += lines
+        ctype = dialects.CUDA_TYPES[p.ctype]
+        if accumulate.is_arg(p):
+            warp += ["for (int o = 16; o > 0; o >>= 1) {",
+                     "  const %s kw_v2 = __shfl_xor_sync(0xffffffffu, %s, o);" % (ctype, p.acc),
+                     "  const long long kw_i2 = __shfl_xor_sync(0xffffffffu, %s_i, o);" % p.acc,
+                     "  kw_argbest(%s, %s_i, kw_v2, kw_i2, %s);" % (p.acc, p.acc, "true" if p.op == "argmax" else "false"),
+                     "}", "%s_i = __shfl_sync(0xffffffffu, %s_i, 0);" % (p.acc, p.acc)]
+        else:
+            op = "kw_add_op" if p.online_of else accumulate.combine_op(p)
+            warp.append("for (int o = 16; o > 0; o >>= 1) %s = %s()(%s, __shfl_xor_sync(0xffffffffu, %s, o));" % (
+                p.acc, op, p.acc, p.acc))
+        warp.append("%s = __shfl_sync(0xffffffffu, %s, 0);" % (p.acc, p.acc))
+    for acc, ctype in accs:
+        shared.append("__shared__ %s kw_by_warp_%s;" % (ctype, acc))
+        taken.append("%s = kw_by_warp_%s;" % (acc, acc))
+    stores = ["kw_by_warp_%s = %s;" % (acc, acc) for acc, _ in accs]
+    return (shared + ["if (threadIdx.x < 32) {"] + ["  " + w for w in warp]
+            + ["  if (threadIdx.x == 0) { %s }" % " ".join(stores), "}", "__syncthreads();  // combined, phase %d" % phase]
+            + taken)
+
+
+def _per_reduce(reduces, combine):
+    """``combine``'s statements split by the accumulator they compute, in ``reduces``' order."""
+    out, k = [], 0
+    for p in reduces:
+        n = 3 if accumulate.is_arg(p) else 2
+        out.append(combine[k:k + n])
+        k += n
+    return out
 
 
 def _part(slot, nrows, part="q"):
