@@ -124,6 +124,27 @@ def test_few_long_rows_are_split_across_cooperating_blocks():
         assert "q < SPLIT; q += 32" in spec.cuda_source(v) and "kw_by_warp_" in spec.cuda_source(v)
 
 
+def test_rows_outgrowing_the_l2_are_split_in_rounds(monkeypatch):
+    x = torch.randn(7, 4 * split.MIN_COLS + 3)
+    row_bytes = x.shape[1] * 4
+    # An L2 of five rows: seven do not fit half of it, two rows a round do.
+    monkeypatch.setattr(codegen, "l2_bytes", lambda: 5 * row_bytes)
+    spec = _reduction_spec(lambda x: torch.nn.functional.layer_norm(x, x.shape[-1:]), x)
+    rounds = [v for v in spec.variants if "ROUNDS" in dict(v.defines)]
+    assert rounds, [v.describe() for v in spec.variants]
+    for v in rounds:
+        d = dict(v.defines)
+        assert d["ROUNDS"] == 2 and v.cooperative and v.grid == (d["SPLIT"], 2, 1)
+        assert d["CHUNK"] * (d["SPLIT"] - 1) < x.shape[1] <= d["CHUNK"] * d["SPLIT"]
+        # the partials and barriers stay one set a row, whichever round takes it
+        assert v.workspace >= 32 + 8 * 3 * 7 * d["SPLIT"]
+        assert "row += gridDim.y" in spec.cuda_source(v)
+    _compiles(spec, rounds)
+    monkeypatch.setattr(codegen, "l2_bytes", lambda: 20 * row_bytes)
+    spec = _reduction_spec(lambda x: torch.nn.functional.layer_norm(x, x.shape[-1:]), x)
+    assert not [v for v in spec.variants if "ROUNDS" in dict(v.defines)]
+
+
 def test_many_rows_are_not_split():
     spec = _reduction_spec(lambda x: x.amax(-1), torch.randn(1000, split.MIN_COLS))
     assert not [v for v in spec.variants if v.template]

@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from kernelwright.kernel import nvrtc
-from kernelwright.optimize import api, cluster, split
+from kernelwright.optimize import api, cluster, codegen, split
 from tests.optimize_util import as_list, assert_matches, float64_errors
 
 pytestmark = pytest.mark.cuda
@@ -57,6 +57,9 @@ _CASES = {
                                   lambda: torch.randn(40 * 32768 + 1)[1:].view(40, 32768) * 2 - 1),
     # split rows with the online pair and with a one-loop variance
     "logsumexp_split": (lambda x: torch.logsumexp(x, 1), lambda: _special_rows(torch.randn(6, 3 * split.MIN_COLS + 5))),
+    # split rows in rounds: rows whose inputs outgrow half the L2, a round's rows across the grid
+    "layer_norm_rounds_split": (lambda x: F.layer_norm(x, x.shape[-1:]),
+                                lambda: torch.randn(7, (codegen.l2_bytes() // 4 + 5) // 4 - 3) * 2 + 1),
     "var_split": (lambda x: torch.var(x, dim=1), lambda: torch.randn(3, 40 * split.MIN_COLS) * 0.1 + 100.0),
     # split rows in 16-byte vectors where aligned, one column at a time where a row starts off 16 bytes
     "frobenius_split": (lambda x: x / torch.norm(x), lambda: torch.randn(2, 3, 5 * split.MIN_COLS) * 3 - 1),
@@ -129,6 +132,8 @@ def test_template_variants_launch_and_match(case):
         assert "cluster rows" in templates, templates
     if case.endswith("_split"):
         assert "split rows" in templates, templates
+    if case.endswith("_rounds_split"):
+        assert any("ROUNDS" in dict(v.defines) for gid in optimized.timings for v in optimized.plan.specs[gid].variants)
     if case.endswith("_cached"):
         assert any(dict(v.defines).get("CACHED") for gid in optimized.timings
                    for v in optimized.plan.specs[gid].variants)

@@ -200,6 +200,7 @@ def _rows_spec(group, index):
                                    + ((("CACHED", 1),) if keep else ())))
     other = {}
     sms = sm_count()
+    cached = [(k,) + cluster.storage(arg) for k, arg in enumerate(cem.inputs.values()) if k in cem.row_loads]
     if split.applies(nrows, ncols, sms):
         try:
             wide = (vectors.aligned(pointers), lambda seg, start, end: vectors.column_loop(
@@ -207,10 +208,10 @@ def _rows_spec(group, index):
             other["split rows"] = split.body(
                 _signature(name, cem, outs, "THREADS, BLOCKS_PER_SM", ["unsigned char* __restrict__ kw_ws"]), smem,
                 clines, cstores, nrows, ncols, index, wide)
-            variants += split.launches(nrows, ncols, sms, split.slot_count(clines), vec)
+            variants += split.launches(nrows, ncols, sms, split.slot_count(clines), vec,
+                                       row_bytes=ncols * sum(size for _, _, size in cached), l2_bytes=l2_bytes())
         except Unsupported:
             pass  # the rows template alone: slower on few rows, but the same result
-    cached = [(k,) + cluster.storage(arg) for k, arg in enumerate(cem.inputs.values()) if k in cem.row_loads]
     if cluster.applies(clines, sum(size for _, _, size in cached), nrows, ncols, capability()):
         sizes = [size for _, _, size in cached]
         try:
@@ -243,6 +244,14 @@ def sm_count():
     if torch.cuda.is_available():
         return torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
     return 132
+
+
+def l2_bytes():
+    """The device's L2 cache, which the split template's rounds of rows are sized to; an
+    H100's where there is no GPU."""
+    if torch.cuda.is_available():
+        return int(getattr(torch.cuda.get_device_properties(torch.cuda.current_device()), "L2_cache_size", 0) or 0)
+    return 50 << 20
 
 
 def capability():

@@ -56,24 +56,32 @@ def applies(nrows, ncols, sm_count):
     return ncols >= MIN_COLS and nrows < 2 * sm_count
 
 
-def launches(nrows, ncols, sm_count, slots, vec=0):
+def launches(nrows, ncols, sm_count, slots, vec=0, row_bytes=0, l2_bytes=0):
     """The split variants: for each block shape, as many parts a row as fill the SMs once; with
     ``vec`` (vectors.row_vector's), each shape again with VEC columns a thread, every part's
-    first column a multiple of THREADS * VEC so that its vectors stay aligned."""
+    first column a multiple of THREADS * VEC so that its vectors stay aligned. Where the rows'
+    inputs (``row_bytes`` each) outgrow half the L2 (``l2_bytes``) but one row does not, each
+    shape again in rounds of ROUNDS rows: all the grid's blocks take a round's rows, so that a
+    later loop over a row finds it in L2, where its first loop left it."""
     bar_bytes = -(-4 * nrows // 16) * 16
+    rounds = [nrows]
+    if row_bytes and row_bytes <= l2_bytes < 2 * nrows * row_bytes:
+        rounds.append(max(1, min(nrows - 1, l2_bytes // 2 // row_bytes)))
     out = []
     for threads, per_sm in _SHAPES:
         for v in (1, vec) if vec > 1 else (1,):
-            split = max(1, (per_sm * sm_count) // nrows)
-            step = threads * v
-            chunk = -(-(-(-ncols // split)) // step) * step
-            split = -(-ncols // chunk)
-            if split < 2 or nrows > 65535:
-                continue
-            workspace = bar_bytes + 8 * slots * nrows * split
-            defines = (("THREADS", threads), ("BLOCKS_PER_SM", per_sm), ("SPLIT", split), ("CHUNK", chunk))
-            out.append(Launch((split, nrows, 1), (threads, 1, 1), defines + ((("VEC", v),) if vec > 1 else ()),
-                              workspace=workspace, cooperative=True, template="split rows"))
+            for rows in rounds:
+                split = max(1, (per_sm * sm_count) // rows)
+                step = threads * v
+                chunk = -(-(-(-ncols // split)) // step) * step
+                split = -(-ncols // chunk)
+                if split < 2 or nrows > 65535:
+                    continue
+                workspace = bar_bytes + 8 * slots * nrows * split
+                defines = (("THREADS", threads), ("BLOCKS_PER_SM", per_sm), ("SPLIT", split), ("CHUNK", chunk))
+                defines += (("ROUNDS", rows),) if rows < nrows else ()
+                out.append(Launch((split, rows, 1), (threads, 1, 1), defines + ((("VEC", v),) if vec > 1 else ()),
+                                  workspace=workspace, cooperative=True, template="split rows"))
     return out
 
 
@@ -87,8 +95,9 @@ def body(signature, smem, clines, cstores, nrows, ncols, index, vector=None):
     condition on the staged pointers, and ``column_loop(loop, start, end)``, the loop over
     [start, end) that stages VEC columns a thread (vectors.column_loop for this kernel)."""
     bar_bytes = -(-4 * nrows // 16) * 16
-    head = ["const %s row = blockIdx.y;" % index,
-            "const bool row_ok = true;",
+    # Block (part, y) takes rows y, y + gridDim.y, ...: a row's barrier counts its own parts,
+    # the same blocks whichever round it falls in.
+    head = ["const bool row_ok = true;",
             "const %s col_begin = (%s)blockIdx.x * CHUNK;" % (index, index),
             "const %s col_end = col_begin + CHUNK < %d ? col_begin + CHUNK : %d;" % (index, ncols, ncols),
             "unsigned int* kw_bar = reinterpret_cast<unsigned int*>(kw_ws) + row;",
@@ -112,7 +121,8 @@ def body(signature, smem, clines, cstores, nrows, ncols, index, vector=None):
     lines = head + phases(clines, index, exchange, column_loop)
     if cstores:
         lines += ["if (blockIdx.x == 0 && threadIdx.x == 0) {"] + ["  " + s for s in cstores] + ["}"]
-    return "%s {\n%s%s\n}\n" % (signature, smem, textwrap.indent("\n".join(lines), "  "))
+    rows = "for (%s row = blockIdx.y; row < %d; row += gridDim.y) {" % (index, nrows)
+    return "%s {\n%s  %s\n%s\n  }\n}\n" % (signature, smem, rows, textwrap.indent("\n".join(lines), "    "))
 
 
 @dataclass
