@@ -19,7 +19,8 @@ from kernelwright.harness import session
 from kernelwright.harness.protocol import Cause, Role
 from kernelwright.optimize import api, capture, codegen, driver, interpret, layout, opset, plan, report, runtime, tune
 from tests.optimize_util import (MODELS, as_list, assert_matches, build, computes_in_half, float64_outputs,
-                                 graph_outputs, model_id, planned, seeded_eager, small_level)
+                                 compile_with_nvrtc, graph_outputs, model_id, planned, planned_and_run, seeded_eager,
+                                 small_level)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -780,3 +781,28 @@ def test_gemm_stand_ins_go_first_when_the_harness_fails_a_forward():
     assert driver._fall_back(best, "wrong output again") == "Model's forward"
     assert best.passthrough and "failed the harness (wrong output again)" in best.source
     assert driver._fall_back(best, "still wrong") is None
+
+
+@pytest.mark.parametrize("fn, x", [
+    (lambda x: torch.erfinv(x.clamp(-0.99, 0.99)) * 2 + 1, torch.randn(37, 53)),
+    (lambda x: torch.lgamma(x.abs() + 0.1) - x, torch.randn(37, 53)),
+    (lambda x: torch.lgamma(x) * 0.5, torch.randint(1, 9, (37, 53))),
+    (lambda x: torch.erfinv(x.clamp(-0.9, 0.9)), torch.randn(37, 53).half()),
+], ids=["erfinv", "lgamma", "lgamma_of_int64", "erfinv_float16"])
+def test_special_functions_fuse_into_the_pointwise_kernel(fn, x):
+    _, p, _ = planned_and_run(fn, [x])
+    assert len(p.groups) == 1 and not [d for d in p.decisions if ": ATen (" in d], p.decisions
+    compile_with_nvrtc(p)
+
+
+def test_an_aten_call_says_what_it_is_when_it_is_no_single_tensor():
+    def fn(x):
+        values, indices = torch.topk(x, 3, dim=1)
+        torch._assert_async(x.sum() != 0, "never zero")
+        return values * 2, indices
+
+    _, p, _ = planned_and_run(fn, [torch.randn(7, 11)])
+    reasons = {m.group(1): m.group(2) for m in (re.match(r"\S+ \((.+)\): ATen \((.*)\)$", d) for d in p.decisions) if m}
+    assert reasons["topk"] == "returns several values"
+    assert reasons["<built-in function getitem>"] == "a value of topk, which runs in ATen"
+    assert reasons["_assert_async.msg"] == "returns no tensor: a check or an effect"

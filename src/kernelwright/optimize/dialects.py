@@ -32,7 +32,7 @@ KW_U(kw_atan, atanf(x), atan(x)) KW_U(kw_sinh, sinhf(x), sinh(x)) KW_U(kw_cosh, 
 KW_U(kw_tanh, tanhf(x), tanh(x)) KW_U(kw_asinh, asinhf(x), asinh(x)) KW_U(kw_acosh, acoshf(x), acosh(x))
 KW_U(kw_atanh, atanhf(x), atanh(x)) KW_U(kw_erf, erff(x), erf(x)) KW_U(kw_erfc, erfcf(x), erfc(x))
 KW_U(kw_floor, floorf(x), floor(x)) KW_U(kw_ceil, ceilf(x), ceil(x)) KW_U(kw_rint, rintf(x), rint(x))
-KW_U(kw_trunc, truncf(x), trunc(x))
+KW_U(kw_trunc, truncf(x), trunc(x)) KW_U(kw_erfinv, erfinvf(x), erfinv(x)) KW_U(kw_lgamma, lgammaf(x), lgamma(x))
 KW_U(kw_sigmoid, 1.0f / (1.0f + expf(-x)), 1.0 / (1.0 + exp(-x)))
 KW_U(kw_gelu, 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)), 0.5 * x * (1.0 + erf(x * 0.70710678118654752)))
 KW_U(kw_gelu_tanh, 0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x))),
@@ -285,6 +285,7 @@ TORCH_HELPERS = {
     "kw_sinh": torch.sinh, "kw_cosh": torch.cosh, "kw_tanh": torch.tanh, "kw_asinh": torch.asinh,
     "kw_acosh": torch.acosh, "kw_atanh": torch.atanh, "kw_erf": torch.erf, "kw_erfc": torch.erfc,
     "kw_floor": torch.floor, "kw_ceil": torch.ceil, "kw_rint": torch.round, "kw_trunc": torch.trunc,
+    "kw_erfinv": torch.erfinv, "kw_lgamma": torch.lgamma,
     "kw_sigmoid": torch.sigmoid, "kw_gelu": lambda x: torch.nn.functional.gelu(x),
     "kw_gelu_tanh": lambda x: torch.nn.functional.gelu(x, approximate="tanh"),
     "kw_hardsigmoid": torch.nn.functional.hardsigmoid, "kw_one": _like(1), "kw_twenty": _like(20),

@@ -30,6 +30,7 @@ _UNARY = {
     "asin": "kw_asin({a})", "acos": "kw_acos({a})", "atan": "kw_atan({a})", "sinh": "kw_sinh({a})",
     "cosh": "kw_cosh({a})", "tanh": "kw_tanh({a})", "asinh": "kw_asinh({a})", "acosh": "kw_acosh({a})",
     "atanh": "kw_atanh({a})", "sigmoid": "kw_sigmoid({a})", "erf": "kw_erf({a})", "erfc": "kw_erfc({a})",
+    "erfinv": "kw_erfinv({a})", "lgamma": "kw_lgamma({a})",
     "sign": "kw_sign({a})", "floor": "kw_floor({a})", "ceil": "kw_ceil({a})",
     "trunc": "kw_trunc({a})", "frac": "({a} - kw_trunc({a}))", "relu": "kw_relu({a})",
     "silu": "({a} * kw_sigmoid({a}))", "mish": "({a} * kw_tanh(kw_softplus({a}, kw_one({a}), kw_twenty({a}))))",

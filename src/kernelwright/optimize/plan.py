@@ -10,6 +10,7 @@ else (GEMMs, convolutions, pooling, indexing ...) stays an ATen call, and so doe
 such a result, which costs nothing there.
 """
 
+import operator
 from dataclasses import dataclass, field
 from typing import Dict, List
 
@@ -272,8 +273,14 @@ _MOVED = ("moved ahead of the pointwise ops it picked from, which now run on the
 
 def _why_aten(n):
     val = n.meta.get("val")
-    if not isinstance(val, torch.Tensor):
+    if val is None:
+        return "returns no tensor: a check or an effect"
+    if isinstance(val, (list, tuple)):
         return "returns several values"
+    if not isinstance(val, torch.Tensor):
+        return "returns a number, not a tensor"
+    if n.target is operator.getitem:
+        return "a value of %s, which runs in ATen" % _target(n.args[0])
     name = opset.op_name(n.target)
     if n.meta.get("kw_bias_split"):
         return "a convolution: a library kernel, without its bias, which the ops after it add"
