@@ -224,6 +224,10 @@ _SCANS = {
     "cumsum_of_bools": (lambda x: torch.cumsum(x > 0, 1), (4, 77)),
     "two_scans": (lambda x: torch.cumsum(x, 1) + torch.cumprod(torch.sigmoid(x), 1), (4, 50)),
     "one_column": (lambda x: torch.cumsum(x, 1) + 1, (4, 1)),
+    "logcumsumexp_large": (lambda x: torch.logcumsumexp(x * 40.0, 1) - 3.0, (6, 301)),
+    # -inf entries (a masked start), equal infinities, a NaN that stays
+    "logcumsumexp_infinities": (lambda x: torch.logcumsumexp(torch.where(x > 0.5, float("inf"), torch.where(
+        x < -0.3, float("-inf"), x)) + torch.where(x > 2.5, float("nan"), 0.0), -1), (5, 90)),
 }
 
 
@@ -231,6 +235,27 @@ _SCANS = {
 def test_scans_fuse_into_a_kernel_that_matches_aten(case):
     p = _fused_matches_aten(*_SCANS[case])
     assert any(p.specs[g.id].template == "scan" for g in p.groups)
+
+
+def test_a_half_logcumsumexp_is_rounded_once_from_double():
+    # ATen's CPU kernel rounds to float16 as it goes; the kernel carries in double and rounds
+    # each output once, so it is never further from float64 than ATen.
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return torch.logcumsumexp(x, 1)
+
+    torch.manual_seed(0)
+    x = (torch.randn(3, 45, 7) * 3).half()
+    p = plan.plan(capture.capture(M(), [x]))
+    assert [p.specs[g.id].template for g in p.groups] == ["scan"]
+    with torch.no_grad():
+        got = interpret.run(p, M(), [x], {g.id: interpret.torch_kernel(p.specs[g.id]) for g in p.groups})
+    got = got[0] if isinstance(got, (list, tuple)) else got
+    exact = torch.logcumsumexp(x.double(), 1)
+    assert got.dtype == torch.float16
+    assert torch.equal(got, exact.half())
+    assert (got.double() - exact).abs().max() <= (M()(x).double() - exact).abs().max()
+    _compiles(p.specs[p.groups[0].id], p.specs[p.groups[0].id].variants)
 
 
 def test_a_scan_of_a_scan_is_two_kernels():

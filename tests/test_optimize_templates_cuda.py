@@ -57,6 +57,8 @@ _CASES = {
                                   lambda: torch.randn(40 * 32768 + 1)[1:].view(40, 32768) * 2 - 1),
     # split rows with the online pair and with a one-loop variance
     "logsumexp_split": (lambda x: torch.logsumexp(x, 1), lambda: _special_rows(torch.randn(6, 3 * split.MIN_COLS + 5))),
+    # a scan carried in double by the log-sum-exp of the carry and each chunk
+    "logcumsumexp_scan": (lambda x: torch.logcumsumexp(x, 1) - 1.0, lambda: _special_rows(torch.randn(6, 1000) * 5)),
     # split rows in rounds: rows whose inputs outgrow half the L2, a round's rows across the grid
     "layer_norm_rounds_split": (lambda x: F.layer_norm(x, x.shape[-1:]),
                                 lambda: torch.randn(7, (codegen.l2_bytes() // 4 + 5) // 4 - 3) * 2 + 1),

@@ -19,7 +19,7 @@ REDUCTION = "reduction"
 VIEW = "view"
 CONSTANT = "constant"
 WINDOW = "window"  # pooling, bilinear upsampling: each output element reduces a small window of its input
-SCAN = "scan"  # cumulative sum and product along one dim
+SCAN = "scan"  # cumulative sum, product and log-sum-exp along one dim
 
 # op -> (template, names of the scalar parameters taken from args/kwargs after the tensors)
 _UNARY = {
@@ -111,7 +111,7 @@ def kind(node):
         return REDUCTION
     if name in _WINDOWS or name in ADAPTIVE or name in INTERPOLATIONS:
         return WINDOW
-    if name in ("cumsum", "cumprod"):
+    if name in ("cumsum", "cumprod", "logcumsumexp"):
         return SCAN
     if name in _UNARY or name in _BINARY or name in _EXTRA:
         return POINTWISE

@@ -1,5 +1,5 @@
-"""The scan template: cumulative sums and products along one dim, with the pointwise chain that
-feeds them and the one that follows, in one kernel.
+"""The scan template: cumulative sums, products and log-sum-exps along one dim, with the
+pointwise chain that feeds them and the one that follows, in one kernel.
 
 Rows are the other dims, columns the scanned one. THREADS threads of a row take the columns a
 chunk of THREADS at a time, in order: each chunk is scanned across the block (warp shuffles,
@@ -50,9 +50,20 @@ KW_F T kw_scan_step(T v, bool valid, T& carry, F f, T identity, T* smem, int thr
   carry = f(carry, total);
   return out;
 }
+struct kw_logaddexp_op {
+  // log(exp(a) + exp(b)) without overflow; equal arguments (two infinities among them, whose
+  // difference is NaN) give a + log 2; a NaN stays NaN, as ATen's logcumsumexp keeps it.
+  template <typename T> KW_F T operator()(T a, T b) const {
+    if (a != a || b != b) return a + b;
+    if (a == b) return a + T(0.69314718055994530942);
+    const T hi = a > b ? a : b, lo = a > b ? b : a;
+    return hi + log1p(exp(lo - hi));
+  }
+};
 """
 
-_COMBINE = {"cumsum": ("kw_add_op", 0, "cumsum"), "cumprod": ("kw_mul_op", 1, "cumprod")}
+_COMBINE = {"cumsum": ("kw_add_op", 0, "cumsum"), "cumprod": ("kw_mul_op", 1, "cumprod"),
+            "logcumsumexp": ("kw_logaddexp_op", float("-inf"), "logcumsumexp")}
 _THREADS = (32, 128, 256, 512, 1024)
 
 
@@ -139,6 +150,8 @@ def _step(em, node, at, coords, carries, ctypes, rows, cols):
     combine, identity, torch_op = _COMBINE[name]
     src_ctype = opset.ctype_of(meta(operand).dtype)
     acc = "f64" if src_ctype in ("f32", "f64") else "i64"
+    if acc != "f64" and name == "logcumsumexp":
+        raise Unsupported("logcumsumexp of a %s tensor" % meta(operand).dtype)
     value = em.value(operand, coords)
     if src_ctype != acc:
         value = em.d.cast(value, acc)
