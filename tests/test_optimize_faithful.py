@@ -70,3 +70,23 @@ def test_a_graph_that_draws_random_numbers_is_captured_unchecked():
     captured = capture.capture(M(), [torch.randn(8, 9)])
     assert faithful.is_random(captured.graph_module)
     assert not captured.notes
+
+
+def test_a_forward_that_returns_the_buffer_it_updates_is_captured():
+    # The model's output is the buffer itself; putting the buffer back after the check must
+    # not change the output the graph is compared with.
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("ema", torch.randn(13))
+
+        def forward(self, x):
+            with torch.no_grad():
+                self.ema.lerp_(x.mean(0), 0.25)
+            return x - self.ema, self.ema
+
+    model, x = M(), torch.randn(7, 13) * 2 + 1
+    before = model.ema.clone()
+    captured = capture.capture(model, [x])
+    assert not captured.notes
+    assert torch.equal(model.ema, before)

@@ -30,11 +30,14 @@ def differs(model, args, gm, env, user_outputs, mutated):
     output that does not. ``env``: the graph's placeholder values; ``mutated``: FQNs of buffers
     that forward updates, put back as they were after the model has run."""
     saved = {fqn: buf.detach().clone() for fqn, buf in model.named_buffers() if fqn in mutated}
+    # An output that is an updated buffer (or a view of one) would be put back with it: copied.
+    held = {buf.untyped_storage().data_ptr() for fqn, buf in model.named_buffers() if fqn in mutated}
     try:
         with torch.no_grad():
             # The graph first: it reads the buffers that the model's forward then updates.
             got = [t for t in run(gm, env, user_outputs) if isinstance(t, torch.Tensor)]
-            want = [t for t in _pytree.tree_leaves(model(*args)) if isinstance(t, torch.Tensor)]
+            want = [t.clone() if t.untyped_storage().data_ptr() in held else t
+                    for t in _pytree.tree_leaves(model(*args)) if isinstance(t, torch.Tensor)]
     finally:
         buffers = dict(model.named_buffers())
         with torch.no_grad():
