@@ -806,3 +806,41 @@ def test_an_aten_call_says_what_it_is_when_it_is_no_single_tensor():
     assert reasons["topk"] == "returns several values"
     assert reasons["<built-in function getitem>"] == "a value of topk, which runs in ATen"
     assert reasons["_assert_async.msg"] == "returns no tensor: a check or an effect"
+
+
+@pytest.mark.parametrize("p", [2, 1, 3.5, float("inf"), 0])
+def test_dist_decomposes_into_one_rows_kernel(p):
+    a, b = torch.randn(7, 33), torch.randn(7, 33)
+    _, planned_dist, _ = planned_and_run(lambda a, b: torch.dist(a, b, p) * 2, [a, b])
+    assert len(planned_dist.groups) == 1 and not [d for d in planned_dist.decisions if ": ATen (" in d]
+    compile_with_nvrtc(planned_dist)
+
+
+@pytest.mark.parametrize("fn, make", [
+    (lambda x: (x >> 3) + 1, lambda: [torch.randint(-1000, 1000, (9, 31))]),
+    (lambda x: (x << 5) ^ x, lambda: [torch.randint(-2**31, 2**31 - 1, (9, 31), dtype=torch.int32)]),
+    # counts past the type's width and negative ones shift everything out, as ATen does
+    (lambda x, s: (x >> s) * 2 + (x << s), lambda: [torch.randint(-1000, 1000, (9, 31)), torch.randint(-3, 70, (9, 31))]),
+    (lambda x, s: (x >> s) - (x << s), lambda: [torch.randint(-2**31, 2**31 - 1, (9, 31), dtype=torch.int32),
+                                                torch.randint(-3, 40, (9, 31), dtype=torch.int32)]),
+    (lambda x: (x << 3) | (x >> 2), lambda: [torch.randint(0, 255, (9, 31), dtype=torch.uint8)]),
+    (lambda x, s: torch.bitwise_right_shift(x, s) - torch.bitwise_left_shift(x, 2),
+     lambda: [torch.randint(-1000, 1000, (9, 31)), torch.randint(0, 9, (9, 31))]),
+], ids=["rshift_scalar", "lshift_int32", "counts_out_of_range", "counts_out_of_range_int32", "uint8", "functions"])
+def test_bit_shifts_fuse_into_the_pointwise_kernel(fn, make):
+    _, p, _ = planned_and_run(fn, make())
+    assert len(p.groups) == 1 and not [d for d in p.decisions if ": ATen (" in d], p.decisions
+    compile_with_nvrtc(p)
+
+
+@pytest.mark.parametrize("fn, make", [
+    (lambda x: x.argmax(1) + 1, lambda: torch.randint(-5, 5, (37, 53))),  # ties: the first index
+    (lambda x: x.argmin(1), lambda: torch.randint(-2**31, 2**31 - 1, (11, 40, 7), dtype=torch.int32)),
+    (lambda x: x.argmax(), lambda: torch.randint(0, 4, (13, 29), dtype=torch.uint8)),
+    (lambda x: x.argmin(1), lambda: torch.full((3, 3 * 8192 + 5), -2**63, dtype=torch.int64)),  # the type's bound
+    (lambda x: (x * 3 - 1).argmax(-1, keepdim=True), lambda: torch.randint(-5, 5, (37, 53))),
+], ids=["ties", "int32_middle_dim", "uint8_whole", "int64_min_split", "of_computed_keepdim"])
+def test_argmax_and_argmin_of_integers_run_in_kernels(fn, make):
+    _, p, _ = planned_and_run(fn, [make()])
+    assert len(p.groups) == 1 and not [d for d in p.decisions if ": ATen (" in d], p.decisions
+    compile_with_nvrtc(p)

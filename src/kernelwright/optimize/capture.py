@@ -21,7 +21,7 @@ _FUSIBLE_DECOMPOSITIONS = [
     aten._native_batch_norm_legit_functional, aten._native_batch_norm_legit_no_training,
     aten._native_batch_norm_legit, aten.var_mean.correction, aten.std.correction,
     aten.logsumexp, aten.mse_loss, aten.l1_loss, aten.smooth_l1_loss, aten.huber_loss,
-    aten.rms_norm, aten.linalg_vector_norm,
+    aten.rms_norm, aten.linalg_vector_norm, aten.dist, aten.diagonal,
 ]
 
 class CaptureError(Exception):

@@ -60,6 +60,10 @@ KW_F float kw_fmod(float a, float b) { return fmodf(a, b); } KW_F double kw_fmod
 KW_F int kw_fmod(int a, int b) { return a % b; } KW_F long long kw_fmod(long long a, long long b) { return a % b; }
 KW_F float kw_copysign(float a, float b) { return copysignf(a, b); } KW_F double kw_copysign(double a, double b) { return copysign(a, b); }
 KW_F float kw_hypot(float a, float b) { return hypotf(a, b); } KW_F double kw_hypot(double a, double b) { return hypot(a, b); }
+// Shifts as ATen's: a count past the type's width (or negative) shifts everything out.
+KW_F long long kw_shr(long long a, long long b) { return (b < 0 || b >= 64) ? (a >> 63) : (a >> b); }
+KW_F long long kw_shl(long long a, long long b) {
+  return (b < 0 || b >= 64) ? 0 : (long long)((unsigned long long)a << b); }
 template <typename T> KW_F T kw_remainder(T a, T b) { T r = kw_fmod(a, b); return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? r + b : r; }
 KW_F float kw_floordiv(float a, float b) { return floorf(a / b); }
 KW_F double kw_floordiv(double a, double b) { return floor(a / b); }
@@ -297,6 +301,7 @@ TORCH_HELPERS = {
     "kw_or": _logical(torch.logical_or), "kw_xor": _logical(torch.logical_xor),
     "kw_pow": lambda a, b: torch.pow(torch.as_tensor(a), b), "kw_atan2": torch.atan2,
     "kw_fmod": torch.fmod, "kw_copysign": torch.copysign, "kw_hypot": torch.hypot, "kw_remainder": torch.remainder,
+    "kw_shr": torch.bitwise_right_shift, "kw_shl": torch.bitwise_left_shift,
     "kw_leaky_relu": lambda x, s: torch.where(x > 0, x, x * s),
     "kw_elu": lambda x, a, s, i: torch.where(x > 0, s * x, s * a * torch.expm1(x * i)),
     "kw_softplus": _softplus,

@@ -186,7 +186,7 @@ def rows(nodes, outputs, dialect):
             p.value = em.value(p.node.args[0], coords)
             src_ctype = opset.ctype_of(meta(p.node.args[0]).dtype)
             if p.op in ("argmax", "argmin"):
-                if src_ctype not in ("f32", "f64"):
+                if src_ctype not in ("f32", "f64", "i64"):
                     raise Unsupported("%s of a %s tensor" % (p.op, meta(p.node.args[0]).dtype))
             elif src_ctype != p.ctype:
                 p.value = em._emit(("cast", p.value, p.ctype), dialect.cast(p.value, p.ctype), p.ctype, coords)

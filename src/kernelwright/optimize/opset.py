@@ -47,7 +47,8 @@ _BINARY = {
     "eq": "({a} == {b})", "ne": "({a} != {b})", "lt": "({a} < {b})", "le": "({a} <= {b})",
     "gt": "({a} > {b})", "ge": "({a} >= {b})", "logical_and": "kw_and({a}, {b})",
     "logical_or": "kw_or({a}, {b})", "logical_xor": "kw_xor({a}, {b})", "pow": "kw_pow({a}, {b})",
-    "copy": "{b}",
+    "copy": "{b}", "__rshift__": "kw_shr({a}, {b})", "bitwise_right_shift": "kw_shr({a}, {b})",
+    "__lshift__": "kw_shl({a}, {b})", "bitwise_left_shift": "kw_shl({a}, {b})",
 }
 _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
 _PREDICATES = {"isnan", "isinf"}
