@@ -165,7 +165,7 @@ def phases(clines, index, exchange, column_loop=None):
         if not seg.reduces:
             continue
         phase += 1
-        shares, combine, slots = [], [], {}
+        shares, combines, slots = [], [], {}  # combines: each accumulator's statements
         loop = ("for (int q = threadIdx.x; q < %s; q += 32)" if exchange.by_warp else "for (int q = 0; q < %s; ++q)") % (
             exchange.parts)
         for p in seg.reduces:
@@ -176,39 +176,38 @@ def phases(clines, index, exchange, column_loop=None):
                 largest = "true" if p.op == "argmax" else "false"
                 shares.append("if (threadIdx.x == 0) { %s %s }" % (
                     exchange.store(slot, p.acc), exchange.store(slot + 1, p.acc + "_i")))
-                combine += ["%s = %s; %s_i = 0x7fffffffffffffffLL;" % (p.acc, accumulate.init_literal(p, d), p.acc),
-                            loop, "  kw_argbest(%s, %s_i, %s, %s, %s);" % (
-                                p.acc, p.acc, exchange.load(ctype, slot), exchange.load("long long", slot + 1), largest)]
+                combines.append(["%s = %s; %s_i = 0x7fffffffffffffffLL;" % (p.acc, accumulate.init_literal(p, d), p.acc),
+                                 loop, "  kw_argbest(%s, %s_i, %s, %s, %s);" % (
+                                     p.acc, p.acc, exchange.load(ctype, slot), exchange.load("long long", slot + 1),
+                                     largest)])
                 slot += 2
                 continue
             shares.append("if (threadIdx.x == 0) %s" % exchange.store(slot, p.acc))
-            combine.append("%s = %s;" % (p.acc, accumulate.init_literal(p, d)))
             if p.online_of:  # each part's sum is relative to its own max: moved to the row's
                 m = p.online_of
-                combine.append("%s %s += kw_online_part(%s, %s, %s);" % (
+                step = "%s %s += kw_online_part(%s, %s, %s);" % (
                     loop, p.acc, exchange.load("double", slot),
-                    exchange.load(dialects.CUDA_TYPES[m.ctype], slots[id(m)]), m.acc))
+                    exchange.load(dialects.CUDA_TYPES[m.ctype], slots[id(m)]), m.acc)
             else:
-                combine.append("%s %s = %s()(%s, %s);" % (
-                    loop, p.acc, accumulate.combine_op(p), p.acc, exchange.load(ctype, slot)))
+                step = "%s %s = %s()(%s, %s);" % (loop, p.acc, accumulate.combine_op(p), p.acc, exchange.load(ctype, slot))
+            combines.append(["%s = %s;" % (p.acc, accumulate.init_literal(p, d)), step])
             slot += 1
-        if exchange.by_warp:
-            combine = _by_warp(seg.reduces, combine, phase)
+        combine = _by_warp(seg.reduces, combines, phase) if exchange.by_warp else [line for c in combines for line in c]
         lines += shares + [exchange.barrier(phase)] + combine
     return lines
 
 
-def _by_warp(reduces, combine, phase):
-    """``combine`` (each lane's share of the parts) run by the first warp, each accumulator then
-    reduced across the lanes and taken from lane 0, in order (a sum of exponentials reads its
-    row's max), and given to the block through shared memory. Every block runs the same steps
+def _by_warp(reduces, combines, phase):
+    """``combines`` (each accumulator's statements, over a lane's share of the parts) run by the
+    first warp, each accumulator then reduced across the lanes and taken from lane 0, in order
+    (a sum of exponentials reads its row's max), and given to the block through shared memory. Every block runs the same steps
     on the same partials: they all hold the same bits."""
     warp, shared, taken = [], [], []
     accs = [(p.acc, dialects.CUDA_TYPES[p.ctype]) for p in reduces]
     for p in reduces:
         if accumulate.is_arg(p):
             accs.append((p.acc + "_i", "long long"))
-    for p, lines in zip(reduces, _per_reduce(reduces, combine)):
+    for p, lines in zip(reduces, combines):
         warp += lines
         ctype = dialects.CUDA_TYPES[p.ctype]
         if accumulate.is_arg(p):
@@ -229,16 +228,6 @@ def _by_warp(reduces, combine, phase):
     return (shared + ["if (threadIdx.x < 32) {"] + ["  " + w for w in warp]
             + ["  if (threadIdx.x == 0) { %s }" % " ".join(stores), "}", "__syncthreads();  // combined, phase %d" % phase]
             + taken)
-
-
-def _per_reduce(reduces, combine):
-    """``combine``'s statements split by the accumulator they compute, in ``reduces``' order."""
-    out, k = [], 0
-    for p in reduces:
-        n = 3 if accumulate.is_arg(p) else 2
-        out.append(combine[k:k + n])
-        k += n
-    return out
 
 
 def _part(slot, nrows, part="q"):
