@@ -31,20 +31,14 @@ template <typename T> KW_F void kw_part_store(unsigned long long* p, T v) { *rei
 template <typename T> KW_F T kw_part_load(const unsigned long long* p) {
   // Written by other blocks: read through L2 (__ldcg), never a stale L1 line.
   return __ldcg(reinterpret_cast<const T*>(p)); }
-KW_F unsigned int kw_load_acquire(const unsigned int* p) {
-  unsigned int v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
 KW_F void kw_row_barrier(unsigned int* bar, unsigned int target) {
   // Every block of the row adds one and waits for the count of the phase; the fences make
-  // the partials written before it visible to the blocks that read them after it. The wait
-  // polls with loads, which L2 serves side by side, where atomics on one word queue.
+  // the partials written before it visible to the blocks that read them after it.
   __syncthreads();
   if (threadIdx.x == 0) {
     __threadfence();
     atomicAdd(bar, 1u);
-    while (kw_load_acquire(bar) < target) __nanosleep(32);
+    while (atomicAdd(bar, 0u) < target) __nanosleep(64);
     __threadfence();
   }
   __syncthreads();
