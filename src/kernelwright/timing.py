@@ -137,12 +137,16 @@ def _cpu_llc_bytes() -> int:
     return best
 
 
+def l2_cache_bytes(device) -> int:
+    """The L2 cache of CUDA ``device`` in bytes; 0 where torch does not report it."""
+    return int(getattr(torch.cuda.get_device_properties(device), "L2_cache_size", 0) or 0)
+
+
 def flush_buffer_bytes(device) -> int:
     """Size of the cache-flush buffer: twice the last-level cache of ``device``."""
     device = torch.device(device)
     if device.type == "cuda":
-        props = torch.cuda.get_device_properties(device)
-        l2 = int(getattr(props, "L2_cache_size", 0) or 0)
+        l2 = l2_cache_bytes(device)
         # Unknown L2: 128 MiB is twice the largest L2 shipped so far.
         return 2 * l2 if l2 > 0 else 128 << 20
     llc = _cpu_llc_bytes()

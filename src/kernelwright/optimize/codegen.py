@@ -8,6 +8,8 @@ import textwrap
 
 import torch
 
+from kernelwright import timing
+
 from . import accumulate, cluster, dialects, kernels, opset, scan, split, vectors
 from .emitter import meta, reduction_dims
 from .ir import KernelSpec, Launch, Unsupported
@@ -250,7 +252,7 @@ def l2_bytes():
     """The device's L2 cache, which the split template's rounds of rows are sized to; an
     H100's where there is no GPU."""
     if torch.cuda.is_available():
-        return int(getattr(torch.cuda.get_device_properties(torch.cuda.current_device()), "L2_cache_size", 0) or 0)
+        return timing.l2_cache_bytes(torch.cuda.current_device())
     return 50 << 20
 
 
