@@ -194,6 +194,16 @@ def test_pooling_fuses_into_a_kernel_that_matches_aten(case):
     assert any(op.endswith(("pool2d", "pool3d")) for g in p.groups for op in p.specs[g.id].ops)
 
 
+def test_padded_taps_of_a_tensor_are_predicated_loads_and_of_a_computed_value_clamped():
+    # A tensor's taps in the padding read nothing (no clamp); a computed value cannot be left
+    # uncomputed, so its taps are clamped and masked.
+    for fn, shape, clamps in ((lambda x: F.max_pool1d(x, 4, 1, 2, 3), (2, 3, 17), False),
+                              (lambda x: F.avg_pool2d(torch.relu(x), 3, 1, 1), (2, 3, 13, 17), True)):
+        p = _fused_matches_aten(fn, shape)
+        source = p.specs[p.groups[0].id].cuda_source(p.specs[p.groups[0].id].variants[0])
+        assert ("kw_iclamp" in source) == clamps and (" ? static_cast<float>(kw_load(" in source) != clamps
+
+
 def test_pooling_whose_indices_are_used_stays_with_aten():
     class M(torch.nn.Module):
         def forward(self, x):

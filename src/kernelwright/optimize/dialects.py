@@ -354,6 +354,11 @@ class Cuda(_Dialect):
     def row_load(self, k, offset, ctype):
         return "static_cast<%s>(KW_ROW_LOAD(%d, %s))" % (CUDA_TYPES[ctype], k, offset)
 
+    def masked_load(self, pointer, offset, mask, fill, ctype, span):
+        # A conditional expression, not kw_where: the load is predicated, so an offset outside
+        # the tensor is never read.
+        return "(%s ? %s : %s)" % (mask, self.load(pointer, offset, ctype), fill)
+
 
 class Torch(_Dialect):
     """torch on the CPU: each variable holds every element at once (rows x columns)."""
@@ -368,6 +373,12 @@ class Torch(_Dialect):
 
     def load(self, pointer, offset, ctype):
         return "kw_ld(%s, %s, %r)" % (pointer, offset, ctype)
+
+    def masked_load(self, pointer, offset, mask, fill, ctype, span):
+        # Every element is read at once here, so the masked-out offsets are clamped into the
+        # tensor's span first and their values dropped.
+        return "kw_where(%s, %s, %s)" % (mask, self.load(pointer, "kw_iclamp(%s, 0, %d)" % (offset, max(span - 1, 0)), ctype),
+                                         fill)
 
 
 def torch_load(t, offset, ctype):

@@ -186,23 +186,40 @@ class Emitter:
         expr = dialects.rounded(template.format(**fields), meta(node).dtype)
         return self._emit((node, coords), expr, ctype, coords)
 
-    def load(self, node, coords):
+    def _input(self, node):
+        """(TensorArg, its position) of a tensor the kernel reads, registered at its first read."""
         val = meta(node)
         if node not in self.inputs:
             if val.dtype not in dialects.STORAGE_TYPES:
                 raise Unsupported("%s has dtype %s" % (node.name, val.dtype))
             self.inputs[node] = TensorArg(node.name, tuple(val.shape), tuple(val.stride()), val.dtype)
-        arg = self.inputs[node]
-        i = list(self.inputs).index(node)
+        return self.inputs[node], list(self.inputs).index(node)
+
+    def _strided_offset(self, arg, coords):
+        terms = [c if st == 1 else "%s * %d" % (c, st) for c, st, s in zip(coords, arg.stride, arg.shape)
+                 if c != "0" and st != 0 and s != 1]
+        return self.index(" + ".join(terms) if terms else "0", coords)
+
+    def masked_load(self, node, coords, mask, fill):
+        """``node`` at ``coords`` where ``mask`` holds, else ``fill`` (a literal of its type),
+        with nothing read where it does not: there the coordinates may lie outside the tensor
+        (a pooling window's taps in the padding), which saves clamping them."""
+        arg, i = self._input(node)
+        ctype = opset.ctype_of(arg.dtype)
+        span = 1 + sum((n - 1) * st for n, st in zip(arg.shape, arg.stride)) if all(arg.shape) else 0
+        expr = self.d.masked_load("in%d" % i, self._strided_offset(arg, coords), mask, fill, ctype, span)
+        return self._emit(("masked load", node, tuple(coords), mask), expr, ctype, coords)
+
+    def load(self, node, coords):
+        val = meta(node)
+        arg, i = self._input(node)
         offset = self.flat_offset(coords, arg.shape, arg.stride)
         if offset is not None and self.at_row_flat(coords, arg.shape):
             self.row_loads.add(i)
             expr = self.d.row_load(i, offset, opset.ctype_of(val.dtype))
         else:
             if offset is None:
-                terms = [c if st == 1 else "%s * %d" % (c, st) for c, st, s in zip(coords, arg.stride, arg.shape)
-                         if c != "0" and st != 0 and s != 1]
-                offset = self.index(" + ".join(terms) if terms else "0", coords)
+                offset = self._strided_offset(arg, coords)
             expr = self.d.load("in%d" % i, offset, opset.ctype_of(val.dtype))
         key, ctype = ("load", node, coords), opset.ctype_of(val.dtype)
         if self.col_cache is None or self.scope.hoist is None or not self._per_column(coords) or self.scope.find(key):

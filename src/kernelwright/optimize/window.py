@@ -2,9 +2,11 @@
 its input that the pooling parameters place under it, every tap unrolled.
 
 The window's input is any value of the group (a load, or a fused pointwise chain recomputed at
-each tap), so conv -> relu -> pool -> sigmoid is one kernel after the convolution. Taps that fall
-in the padding read a clamped, always valid, coordinate and are masked out of the result; where
-no window reaches outside the input (no padding, no ceil mode overhang) neither is emitted.
+each tap), so conv -> relu -> pool -> sigmoid is one kernel after the convolution. A tap in the
+padding reads nothing where the window's input is a tensor (a predicated load giving max's or
+sum's identity: no clamp, no select, the taps' offsets constant apart), and where it is a
+computed value, computes it at a clamped, always valid, coordinate and is masked out; where no
+window reaches outside the input (no padding, no ceil mode overhang) neither is emitted.
 Results follow ATen: max propagates NaN, avg divides by the window's size within the padded
 input (count_include_pad), its in-bounds taps, or divisor_override.
 """
@@ -12,7 +14,7 @@ input (count_include_pad), its in-bounds taps, or divisor_override.
 import itertools
 import math
 
-from . import dialects, interpolate, opset
+from . import dialects, indexing, interpolate, opset, selects, views
 from .ir import Unsupported
 
 MAX_TAPS = 128  # unrolled: a larger window would be a loop, which this template does not emit
@@ -41,22 +43,39 @@ def value(em, node, coords):
     acc = d.literal(float("-inf") if w.op == "max" else 0.0, ctype)
     for tap in itertools.product(*(range(k) for k in w.kernel)):
         at = [_affine(em, s, 1, k * dl, coords) for s, k, dl in zip(starts, tap, w.dilation)]
+        masked = None
         if inside:
             v = em.value(src, lead + tuple(at))
         else:
-            clamped = [em.index("kw_iclamp(%s, 0, %d)" % (a, i - 1), coords) for a, i in zip(at, size)]
-            v = em.value(src, lead + tuple(clamped))
             ok = _all_inside([(a, i) for a, i in zip(at, size)])
             mask = em._emit(("window mask", node, tuple(coords), tap), ok, "bool", coords)
+            tensor, at_tensor = _tensor_under(em, src, lead + tuple(at))
+            if tensor is None:  # a value computed here: computed at a clamped tap, masked out
+                clamped = [em.index("kw_iclamp(%s, 0, %d)" % (a, i - 1), coords) for a, i in zip(at, size)]
+                v, masked = em.value(src, lead + tuple(clamped)), mask
+            else:  # a tensor's element: a tap outside reads nothing and gives the op's identity
+                identity = d.literal(float("-inf") if w.op == "max" else 0.0, opset.ctype_of(src.meta["val"].dtype))
+                v = em.masked_load(tensor, at_tensor, mask, identity)
         if opset.ctype_of(src.meta["val"].dtype) != ctype:
             v = d.cast(v, ctype)
         step = "kw_maximum(%s, %s)" % (v, acc) if w.op == "max" else "(%s + %s)" % (acc, v)
-        if not inside:
-            step = "kw_where(%s, %s, %s)" % (mask, step, acc)
+        if masked:
+            step = "kw_where(%s, %s, %s)" % (masked, step, acc)
         acc = em._emit(("window", node, tuple(coords), tap), step, ctype, coords)
     if w.op == "avg":
         acc = "(%s / %s)" % (acc, d.cast(_divisor(em, w, starts, size, inside, coords), ctype))
     return em._emit((node, tuple(coords)), dialects.rounded(acc, out_dtype), ctype, coords)
+
+
+def _tensor_under(em, node, coords):
+    """(tensor, its coordinates) where ``node`` at ``coords`` is an element of a tensor the
+    kernel reads, through views (a pooled dim unsqueezed for 1-D pooling); (None, None) where
+    it is computed."""
+    while node in em.members:
+        if opset.kind(node) != opset.VIEW or opset.op_name(node.target) in selects.SELECTS | indexing.PICKS:
+            return None, None
+        node, coords = node.args[0], tuple(views.coords_of(em, node, coords))
+    return node, coords
 
 
 def _affine(em, c, scale, offset, coords):
