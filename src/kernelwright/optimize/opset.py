@@ -272,7 +272,9 @@ def reads_operand(template, i):
 
 def unread_operands(node):
     """The tensor operands of a pointwise node that its expression never reads (none for an op
-    without one)."""
+    without one), and the empty parts of a concatenation, which add no elements to read."""
+    if op_name(node.target) == "cat":
+        return [t for t in node.args[0] if isinstance(t, torch.fx.Node) and t.meta["val"].numel() == 0]
     try:
         template, _, operands = expression(node)
     except KeyError:
