@@ -92,6 +92,11 @@ template <typename T> KW_F T kw_softplus(T x, T beta, T threshold) {
   return x * beta > threshold ? x : kw_log1p(kw_exp(x * beta)) / beta; }
 KW_F float kw_round_f16(float x) { return __half2float(__float2half_rn(x)); }
 KW_F float kw_round_bf16(float x) { return __bfloat162float(__float2bfloat16_rn(x)); }
+// An integer op's result, computed in 64 bits, wrapped to its narrower type as ATen's wraps.
+KW_F long long kw_wrap_int32(long long x) { return static_cast<int>(x); }
+KW_F long long kw_wrap_int16(long long x) { return static_cast<short>(x); }
+KW_F long long kw_wrap_int8(long long x) { return static_cast<signed char>(x); }
+KW_F long long kw_wrap_uint8(long long x) { return static_cast<unsigned char>(x); }
 KW_F float kw_load(__half x) { return __half2float(x); }
 KW_F float kw_load(__nv_bfloat16 x) { return __bfloat162float(x); }
 template <typename T> KW_F T kw_load(T x) { return x; }
@@ -190,14 +195,19 @@ KW_F void kw_reduce_arg(T& v, long long& i, bool largest, T* smem, long long* is
 
 
 def rounded(expr, dtype):
-    """``expr`` (computed in float) rounded to ``dtype`` where that is a half type, as ATen
-    rounds each half-precision op's result: a chain of such ops would otherwise differ from the
-    model by more than its rounding. Both dialects define the helpers."""
+    """``expr`` rounded to ``dtype`` where that is a half type or an integer narrower than 64
+    bits, as ATen rounds (or wraps) each such op's result: a chain of such ops would otherwise
+    differ from the model. Both dialects define the helpers."""
     if dtype == torch.float16:
         return "kw_round_f16(%s)" % expr
     if dtype == torch.bfloat16:
         return "kw_round_bf16(%s)" % expr
+    if dtype in _WRAPPED:  # integers compute in 64 bits: a narrower type's op wraps (a * 3 in int32)
+        return "kw_wrap_%s(%s)" % (_WRAPPED[dtype], expr)
     return expr
+
+
+_WRAPPED = {torch.int32: "int32", torch.int16: "int16", torch.int8: "int8", torch.uint8: "uint8"}
 
 
 def float32(x):
@@ -268,6 +278,18 @@ def _softplus(x, beta, threshold):
     return torch.where(x * beta > threshold, x, torch.log1p(torch.exp(x * beta)) / beta)
 
 
+def _on_tensors(fn):
+    """``fn`` (torch.fmax, fmin: tensors only) taking a Python number for either operand, in
+    the other's type, as the kernel's literal is."""
+    def call(a, b):
+        like = a if isinstance(a, torch.Tensor) else b
+        if not isinstance(like, torch.Tensor):
+            return fn(torch.as_tensor(a), torch.as_tensor(b))
+        return fn(*(x if isinstance(x, torch.Tensor) else torch.as_tensor(x, dtype=like.dtype, device=like.device)
+                    for x in (a, b)))
+    return call
+
+
 def _logical(fn):
     """``fn`` (torch.logical_and, _or, _xor: symmetric) taking a Python bool for either operand."""
     def call(a, b):
@@ -294,7 +316,7 @@ TORCH_HELPERS = {
     "kw_gelu_tanh": lambda x: torch.nn.functional.gelu(x, approximate="tanh"),
     "kw_hardsigmoid": torch.nn.functional.hardsigmoid, "kw_one": _like(1), "kw_twenty": _like(20),
     "kw_relu": torch.relu, "kw_sign": torch.sign, "kw_isnan": torch.isnan, "kw_isinf": torch.isinf,
-    "kw_maximum": _maximum, "kw_minimum": _minimum, "kw_fmax": torch.fmax, "kw_fmin": torch.fmin,
+    "kw_maximum": _maximum, "kw_minimum": _minimum, "kw_fmax": _on_tensors(torch.fmax), "kw_fmin": _on_tensors(torch.fmin),
     "kw_clamp_min": lambda x, lo: torch.where(torch.as_tensor(x) < lo, torch.as_tensor(lo, dtype=torch.as_tensor(x).dtype), x),
     "kw_clamp_max": lambda x, hi: torch.where(torch.as_tensor(x) > hi, torch.as_tensor(hi, dtype=torch.as_tensor(x).dtype), x),
     "kw_where": _where, "kw_not": torch.logical_not, "kw_and": _logical(torch.logical_and),
@@ -307,6 +329,7 @@ TORCH_HELPERS = {
     "kw_softplus": _softplus,
     "kw_round_f16": lambda x: x.to(torch.float16).to(x.dtype),
     "kw_round_bf16": lambda x: x.to(torch.bfloat16).to(x.dtype),
+    **{"kw_wrap_" + name: (lambda t: lambda x: torch.as_tensor(x).to(t).to(torch.int64))(t) for t, name in _WRAPPED.items()},
     "kw_cast": _cast,
     "kw_floordiv": lambda a, b: torch.div(torch.as_tensor(a), b, rounding_mode="floor"),
     "kw_truncdiv": lambda a, b: torch.div(torch.as_tensor(a), b, rounding_mode="trunc"),
