@@ -177,7 +177,14 @@ class Emitter:
                 target = "bool" if i == 0 else ctype
             if isinstance(o, torch.fx.Node):
                 expr = self.value(o, broadcast_coords(coords, shape, tuple(meta(o).shape)))
-                rendered.append(expr if t == target else self.d.cast(expr, target))
+                expr = expr if t == target else self.d.cast(expr, target)
+                # A half result computes in float, but ATen first casts a tensor of another type
+                # (a 0-dim float32, an int64) to the half type: round it as that cast does.
+                # (A Python number stays exact, as in ATen's CUDA kernels.)
+                if (target != "bool" and meta(o).dtype != meta(node).dtype and opset.casts_operands_to_result(name)
+                        and meta(node).dtype in (torch.float16, torch.bfloat16)):
+                    expr = dialects.rounded(expr, meta(node).dtype)
+                rendered.append(expr)
             else:
                 rendered.append(self.d.literal(o, target))
         fields = dict(zip("abc", rendered))

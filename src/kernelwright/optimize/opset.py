@@ -282,6 +282,12 @@ def unread_operands(node):
     return [o for i, o in enumerate(operands) if isinstance(o, torch.fx.Node) and not reads_operand(template, i)]
 
 
+def casts_operands_to_result(name):
+    """Whether ATen casts this op's tensor operands to its result's type before computing (its
+    common type is the result's): false for comparisons and predicates, whose result is bool."""
+    return name not in _COMPARISONS and name not in _PREDICATES
+
+
 def operand_ctype(name, result_ctype, operand_ctypes):
     """The type operands are cast to before the op: comparisons and logic compare in the wider
     operand type, predicates of a value (isnan, isinf) look at it in its own; everything else
