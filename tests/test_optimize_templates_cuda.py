@@ -99,6 +99,12 @@ _CASES = {
                                                                         align_corners=True)),
                                      lambda: torch.randn(2, 16, 45, 29)),
     # adaptive average pooling, windows of two sizes in each dim
+    # a pooled tensor's taps in the padding: predicated loads, nothing read there
+    "max_pool1d_padded_dilated": (lambda x: F.max_pool1d(x, 8, 1, 4, 3), lambda: _special_rows(torch.randn(6, 10, 4099))),
+    "avg_pool2d_padded_ceil": (lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False),
+                               lambda: torch.randn(4, 6, 37, 41)),
+    # a float32 operand of a float16 op rounded to float16 first, as ATen casts it
+    "half_op_of_float32_operand": (lambda x: (x.half() + x[:1, :1].sum()).float() - x, lambda: torch.randn(300, 77)),
     "adaptive_avg_pool_ragged": (lambda x: F.adaptive_avg_pool2d(torch.relu(x), (7, 5)) * 2 - 1,
                                  lambda: torch.randn(4, 16, 45, 29)),
     # pointwise kernels walking a channels_last result
