@@ -77,11 +77,7 @@ def build(group, index, signature, torch_def):
     tem, _, trow_lines, tlines, tstores = _render(group, dialects.Torch())[:5]
     smem = "".join("  __shared__ %s kw_scan_smem_%s[32];\n" % (dialects.CUDA_TYPES[t], t) for t in sorted(ctypes))
     body = ["%s %s = %s;" % (dialects.CUDA_TYPES[t], c, init) for c, t, init in carries]
-    # UNROLLED variants unroll by 4, so that the next chunks' loads may go out before this
-    # chunk's shuffles (a chunk alone has a warp's 32 loads in flight); the others leave the
-    # loop to the compiler, whose own unrolling was 0.8 ms faster than none on level-1 93.
-    body += ["#if UNROLLED", "#pragma unroll 4", "#endif",
-             "for (int j = 0; j < (%d + THREADS - 1) / THREADS; ++j) {" % cols,
+    body += ["for (int j = 0; j < (%d + THREADS - 1) / THREADS; ++j) {" % cols,
              "  const %s col_raw = (%s)j * THREADS + threadIdx.x;" % (index, index),
              "  const bool col_ok = col_raw < %d;" % cols,
              "  const %s col = col_ok ? col_raw : %d;" % (index, cols - 1)]
@@ -100,9 +96,8 @@ def build(group, index, signature, torch_def):
         widest *= 2
     for threads in sorted({min(t, widest) for t in _THREADS}):
         per_block = max(1, 256 // threads)
-        for unrolled in (0, 1) if cols > 4 * threads else (0,):
-            variants.append(Launch((-(-rows // per_block), 1, 1), (threads, per_block, 1),
-                                   (("THREADS", threads), ("ROWS_PER_BLOCK", per_block), ("UNROLLED", unrolled))))
+        variants.append(Launch((-(-rows // per_block), 1, 1), (threads, per_block, 1),
+                               (("THREADS", threads), ("ROWS_PER_BLOCK", per_block))))
     return KernelSpec(group.name, "scan", list(em.inputs.values()), outs, source, torch_src, variants,
                       group.ops(), rows=rows, cols=cols)
 
