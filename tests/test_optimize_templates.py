@@ -204,6 +204,26 @@ def test_padded_taps_of_a_tensor_are_predicated_loads_and_of_a_computed_value_cl
         assert ("kw_iclamp" in source) == clamps and (" ? static_cast<float>(kw_load(" in source) != clamps
 
 
+@pytest.mark.parametrize("fn, shape, op", [
+    (lambda x: F.adaptive_max_pool2d(x, 1) * 2, (2, 3, 9, 7), "amax"),
+    (lambda x: F.adaptive_max_pool2d(torch.where(x > 1.5, float("nan"), x), (3, 2)), (2, 3, 9, 8), "max_pool2d"),
+    (lambda x: F.adaptive_max_pool3d(x, (2, 1, 3)), (2, 2, 4, 5, 6), "max_pool3d"),
+    (lambda x: F.adaptive_max_pool1d(x, 5), (2, 3, 35), "max_pool2d"),
+])
+def test_adaptive_max_pooling_values_fuse_where_its_windows_are_a_max_or_a_max_pooling(fn, shape, op):
+    p = _fused_matches_aten(fn, shape)
+    assert any(o == op for g in p.groups for o in p.specs[g.id].ops)
+
+
+def test_adaptive_max_pooling_of_uneven_windows_stays_with_aten():
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return F.adaptive_max_pool2d(x, (3, 4))
+
+    p = plan.plan(capture.capture(M(), [torch.randn(2, 3, 8, 9)]))
+    assert not p.groups
+
+
 def test_pooling_whose_indices_are_used_stays_with_aten():
     class M(torch.nn.Module):
         def forward(self, x):

@@ -10,8 +10,10 @@ aten = torch.ops.aten
 
 # Ops returning (values, indices) whose halves the code generator fuses when used alone: max/min
 # over a dim as amax/amin and argmax/argmin (both take the first index of the extreme, NaN
-# first), max pooling's values as the pooling op without indices. op -> a (target, args) for
-# each half, or None where that half has no such op.
+# first), max pooling's values as the pooling op without indices, adaptive max pooling's as an
+# amax or a max pooling where its windows are one of those. op -> a function of the op's
+# (args, kwargs) giving each half's (target, args, kwargs), None where it has no such op for
+# those arguments; or None where that half never has one.
 _HALVES = {
     aten.max.dim: (lambda a, k: (aten.amax.default, (a[0], [a[1]], _keepdim(a, k)), {}),
                    lambda a, k: (aten.argmax.default, (a[0], a[1], _keepdim(a, k)), {})),
@@ -19,7 +21,24 @@ _HALVES = {
                    lambda a, k: (aten.argmin.default, (a[0], a[1], _keepdim(a, k)), {})),
     aten.max_pool2d_with_indices.default: (lambda a, k: (aten.max_pool2d.default, a, k), None),
     aten.max_pool3d_with_indices.default: (lambda a, k: (aten.max_pool3d.default, a, k), None),
+    aten.adaptive_max_pool2d.default: (lambda a, k: _adaptive_max(a, 2), None),
+    aten.adaptive_max_pool3d.default: (lambda a, k: _adaptive_max(a, 3), None),
 }
+
+
+def _adaptive_max(args, n):
+    """Adaptive max pooling's values as an op the generator fuses, or None: an output of ones
+    is the max over the pooled dims (amax, any size); one dividing the input, ATen's windows are
+    max pooling's with kernel = stride = input / output. Both take NaN as ATen's does."""
+    size, out = tuple(args[0].meta["val"].shape[-n:]), list(args[1])
+    if not all(isinstance(m, int) and m > 0 for m in out) or not all(size):
+        return None
+    if all(m == 1 for m in out):
+        return aten.amax.default, (args[0], list(range(-n, 0)), True), {}
+    if any(i % m for i, m in zip(size, out)):
+        return None
+    kernel = [i // m for i, m in zip(size, out)]
+    return (aten.max_pool2d.default if n == 2 else aten.max_pool3d.default), (args[0], kernel, kernel), {}
 
 # Ops whose results are parts of one tensor (their getitems become slices and selects).
 _PARTS = (aten.split_with_sizes.default, aten.split.Tensor, aten.unbind.int)
@@ -89,11 +108,15 @@ def _split_value_index_reductions(gm):
         halves = [u.args[1] if u.target is operator.getitem else None for u in n.users]
         if any(h is None or _HALVES[n.target][h] is None for h in halves):
             continue  # the tuple used whole, or a half with no op of its own: ATen computes it
+        # Only the halves in use: an unused argmax would be a kernel output.
+        ops = {h: _HALVES[n.target][h](tuple(n.args), dict(n.kwargs)) for h in set(halves)}
+        if any(op is None for op in ops.values()):
+            continue  # a half with no op of its own for these arguments
         made = {}
         for user in list(n.users):
             half = user.args[1]
-            if half not in made:  # only the halves in use: an unused argmax would be a kernel output
-                target, args, kwargs = _HALVES[n.target][half](tuple(n.args), dict(n.kwargs))
+            if half not in made:
+                target, args, kwargs = ops[half]
                 with gm.graph.inserting_after(n):
                     made[half] = gm.graph.call_function(target, args, kwargs)
                 made[half].meta.update(n.meta, val=n.meta["val"][half])
