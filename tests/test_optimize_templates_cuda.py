@@ -103,6 +103,9 @@ _CASES = {
     "max_pool1d_padded_dilated": (lambda x: F.max_pool1d(x, 8, 1, 4, 3), lambda: _special_rows(torch.randn(6, 10, 4099))),
     "avg_pool2d_padded_ceil": (lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False),
                                lambda: torch.randn(4, 6, 37, 41)),
+    # adaptive max pooling's values as an amax (an output of ones) or a max pooling (dividing)
+    "adaptive_max_pool_global": (lambda x: F.adaptive_max_pool2d(x, 1) * 2 - 1, lambda: _special_rows(torch.randn(8, 16, 28, 28))),
+    "adaptive_max_pool_dividing": (lambda x: torch.sigmoid(F.adaptive_max_pool2d(x, (7, 4))), lambda: torch.randn(4, 16, 28, 28)),
     # a float32 operand of a float16 op rounded to float16 first, as ATen casts it
     "half_op_of_float32_operand": (lambda x: (x.half() + x[:1, :1].sum()).float() - x, lambda: torch.randn(300, 77)),
     "adaptive_avg_pool_ragged": (lambda x: F.adaptive_avg_pool2d(torch.relu(x), (7, 5)) * 2 - 1,
