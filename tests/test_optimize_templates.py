@@ -215,6 +215,12 @@ def test_adaptive_max_pooling_values_fuse_where_its_windows_are_a_max_or_a_max_p
     assert any(o == op for g in p.groups for o in p.specs[g.id].ops)
 
 
+@pytest.mark.parametrize("fn", [lambda x: x / x.abs().max(), lambda x: x - torch.where(x > 1.5, float("nan"), x).min()])
+def test_max_and_min_of_every_element_fuse_as_amax_and_amin(fn):
+    p = _fused_matches_aten(fn, (5, 37))
+    assert any(o in ("amax", "amin") for g in p.groups for o in p.specs[g.id].ops)
+
+
 def test_adaptive_max_pooling_of_uneven_windows_stays_with_aten():
     class M(torch.nn.Module):
         def forward(self, x):

@@ -66,6 +66,24 @@ def rewrite(gm):
     _split_convolution_bias(gm)
     _parts_as_views(gm)
     _any_as_amax(gm)
+    _extremes_as_amax(gm)
+
+
+# max(x) and min(x) over every element: the amax and amin over all dims they are (NaN taken
+# alike; both refuse an empty tensor).
+_EXTREMES = {aten.max.default: aten.amax.default, aten.min.default: aten.amin.default}
+
+
+def _extremes_as_amax(gm):
+    for n in list(gm.graph.nodes):
+        if n.op != "call_function" or n.target not in _EXTREMES:
+            continue
+        with gm.graph.inserting_before(n):
+            made = gm.graph.call_function(_EXTREMES[n.target], (n.args[0], [], False))
+        made.meta.update(n.meta)
+        n.replace_all_uses_with(made)
+        gm.graph.erase_node(n)
+    gm.recompile()
 
 
 def _any_as_amax(gm):
