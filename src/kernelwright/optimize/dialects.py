@@ -413,11 +413,16 @@ def torch_load(t, offset, ctype):
 TORCH_HELPERS["kw_ld"] = torch_load
 
 
+def storage_span(shape, stride):
+    """Elements from a strided tensor's first to its last, inclusive (0 for an empty one)."""
+    return 1 + sum((n - 1) * st for n, st in zip(shape, stride)) if all(shape) else 0
+
+
 def torch_store(out, offset, value):
     offset = torch.as_tensor(offset)
     value = torch.as_tensor(value)
     shape = torch.broadcast_shapes(offset.shape, value.shape)
-    span = 1 + sum((n - 1) * st for n, st in zip(out.shape, out.stride()))
+    span = storage_span(out.shape, out.stride())
     flat = torch.as_strided(out, (span,), (1,))
     flat[offset.broadcast_to(shape).reshape(-1)] = value.broadcast_to(shape).reshape(-1).to(out.dtype)
 

@@ -213,7 +213,7 @@ class Emitter:
         (a pooling window's taps in the padding), which saves clamping them."""
         arg, i = self._input(node)
         ctype = opset.ctype_of(arg.dtype)
-        span = 1 + sum((n - 1) * st for n, st in zip(arg.shape, arg.stride)) if all(arg.shape) else 0
+        span = dialects.storage_span(arg.shape, arg.stride)
         expr = self.d.masked_load("in%d" % i, self._strided_offset(arg, coords), mask, fill, ctype, span)
         return self._emit(("masked load", node, tuple(coords), mask), expr, ctype, coords)
 
