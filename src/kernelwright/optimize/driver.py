@@ -11,6 +11,7 @@ import time
 import torch
 
 from kernelwright import precision as precision_contract
+from kernelwright.harness import compile_ahead
 from kernelwright.harness.api import EvalOptions
 from kernelwright.harness.inputs import construct, draw_inputs
 from kernelwright.harness.protocol import PRECISION_ENV, Cause, Role
@@ -18,6 +19,10 @@ from kernelwright.harness.session import Spares, evaluate_with
 
 from . import api, report
 from .capture import CaptureError
+
+
+# Past this the reference's compile is left to the harness's worker, as without compile_ahead.
+_COMPILE_AHEAD_WAIT_S = 120.0
 
 
 def _load_problem(path, seed, device):
@@ -64,18 +69,22 @@ def optimize_problem(problem, output, *, precision="highest", verify=True, seed=
     # when the candidate is written.
     spares = Spares(tempfile.mkdtemp(prefix="kw-spares-"), options, ahead={Role.CANDIDATE: 1, Role.JUDGE: 1},
                     refill=False) if verify else None
+    # The harness's torch.compile reference, compiled meanwhile into inductor's caches.
+    ahead = (compile_ahead.start(problem, device, precision)
+             if options is not None and options.compile and device.type == "cuda" else None)
     try:
         with precision_contract.contract(precision):
-            _optimize_and_verify(record, problem, output, options, spares, seed, console, standalone)
+            _optimize_and_verify(record, problem, output, options, spares, seed, console, standalone, ahead)
     finally:
+        compile_ahead.finish(ahead, 0)
         if spares is not None:
             spares.close()
     return _finish(record, started, console, report_dir, json_path)
 
 
-def _optimize_and_verify(record, problem, output, options, spares, seed, console, standalone):
+def _optimize_and_verify(record, problem, output, options, spares, seed, console, standalone, ahead=None):
     """Fills ``record`` in: what was generated and kept, then the harness's verdict (``options``
-    None: not verified)."""
+    None: not verified; ``ahead``: the compile_ahead process, finished before the harness times)."""
     stem, device = record["problem"], torch.device(record["device"])
     with open(problem) as f:
         source = f.read()
@@ -106,6 +115,7 @@ def _optimize_and_verify(record, problem, output, options, spares, seed, console
         candidate = optimized.write(os.path.join(workdir, stem + "_kernelwright.py"), standalone=standalone)
         if options is not None:
             t = time.perf_counter()
+            record["seconds"]["compile_ahead_wait"] = compile_ahead.finish(ahead, _COMPILE_AHEAD_WAIT_S)
             result = _verified(problem, candidate, options, spares, console)
             # A forward the harness fails is not the end: the next safer one is tried, and the
             # record keeps each failure and what replaced it.
