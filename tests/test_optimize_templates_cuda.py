@@ -158,3 +158,30 @@ def test_the_cluster_budget_fits_the_device():
     if torch.cuda.get_device_capability() < (9, 0):
         pytest.skip("clusters need compute capability 9.0")
     assert cluster.SMEM_BUDGET + 4096 <= limit
+
+
+
+class _Tanh(torch.nn.Module):
+    def forward(self, x):
+        return torch.tanh(x) * 2.0 - x
+
+
+def test_kernels_compiled_ahead_are_the_ones_their_calls_load():
+    from kernelwright.optimize import capture, plan as planning, runtime
+
+    x = torch.randn(3, 1001, device="cuda")
+    spec = next(iter(planning.plan(capture.capture(_Tanh(), [x])).specs.values()))
+    kernels = [(spec.name, spec.cuda_source(launch)) for launch in spec.variants]
+    broken = ("kw_broken", "extern \"C\" __global__ void kw_broken(float* y) { y[0] = undeclared; }\n")
+    nvrtc._binaries.clear()
+    runtime.compile_ahead(kernels + [broken], torch.cuda.current_device())
+    assert len(nvrtc._binaries) == len(set(kernels))  # the broken one is left for its call to report
+    compiled = dict(nvrtc._binaries)
+    for launch in spec.variants:
+        k = runtime.Kernel(spec.name, spec.cuda_source(launch), launch.grid, launch.block,
+                           [(t.shape, t.stride, t.dtype) for t in spec.inputs],
+                           [(t.shape, t.stride, t.dtype) for t in spec.outputs], None, workspace=launch.workspace,
+                           cooperative=launch.cooperative, shared=launch.shared)
+        got, = k(x)
+        torch.testing.assert_close(got, torch.tanh(x) * 2.0 - x)
+    assert nvrtc._binaries == compiled

@@ -6,6 +6,7 @@ Off those (another shape, a CPU tensor, autograd recording a graph) the module r
 kernel's ATen twin, which computes the same from the same ops.
 """
 
+import concurrent.futures
 import ctypes
 import functools
 import os
@@ -16,7 +17,7 @@ import torch
 
 from kernelwright.kernel import launch as launching
 from kernelwright.kernel import nvrtc
-from kernelwright.kernel.errors import KernelLaunchError
+from kernelwright.kernel.errors import KernelCompileError, KernelLaunchError
 from kernelwright.kernel.signature import parse_kernel
 
 from .dialects import CUDA_PRELUDE
@@ -102,6 +103,23 @@ class Kernel:
         device = torch.device(device) if device is not None else torch.device("cuda", torch.cuda.current_device())
         self._kernel(device.index if device.index is not None else torch.cuda.current_device())
         return self
+
+
+def compile_ahead(kernels, device_index):
+    """Compiles ``kernels`` ((name, source) pairs, as Kernel takes them) for the device into
+    NVRTC's cache, several at once (NVRTC runs without the GIL), so that each Kernel's first call
+    finds its binary there; one that does not compile is left for that call to report."""
+    def build(item):
+        name, source = item
+        text = PRELUDE + source
+        try:
+            nvrtc.binary(text, name + ".cu", parse_kernel(text, name), None, device_index)
+        except (KernelCompileError, ValueError):
+            pass
+
+    if kernels:
+        with concurrent.futures.ThreadPoolExecutor(min(len(kernels), os.cpu_count() or 1)) as pool:
+            list(pool.map(build, kernels))
 
 
 def _raw_stream(device_index):

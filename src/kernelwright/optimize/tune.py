@@ -164,6 +164,11 @@ def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3, f
         if any(f.gemm is node for f in fusions.values()):
             gemm_args[node] = args
 
+    if torch.device(device).type == "cuda":
+        index = torch.device(device).index
+        runtime.compile_ahead([(spec.name, spec.cuda_source(launch)) for spec in plan.specs.values()
+                               for launch in spec.variants],
+                              torch.cuda.current_device() if index is None else index)
     with torch.no_grad():
         interpret.run(plan, model, inputs, twins, on_group, on_call)
     for t in list(groups.values()) + list(calls.values()):
