@@ -106,7 +106,7 @@ class KernelSpec:
 
     def cuda_source(self, launch=None):
         """The kernel as the emitted module holds it: the variant's constants and the body
-        (``runtime.Kernel`` puts the shared helpers, ``dialects.CUDA_PRELUDE``, in front)."""
+        (``runtime.Kernel`` puts the shared helpers, ``cuda_math.CUDA_PRELUDE``, in front)."""
         launch = launch or self.chosen or self.variants[0]
         defines = "".join("#define %s %d\n" % d for d in launch.defines)
         return defines + (self.other_bodies[launch.template] if launch.template else self.cuda_body)

@@ -20,7 +20,7 @@ from kernelwright.kernel import nvrtc
 from kernelwright.kernel.errors import KernelCompileError, KernelLaunchError
 from kernelwright.kernel.signature import parse_kernel
 
-from .dialects import CUDA_PRELUDE
+from .cuda_math import CUDA_PRELUDE
 from .cluster import CUDA_HELPERS as CUDA_CLUSTER_HELPERS
 from .kernels import CUDA_REDUCE_OPS
 from .scan import CUDA_HELPERS as CUDA_SCAN_HELPERS
