@@ -11,6 +11,14 @@ t0=$(date +%s)
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
+# Bytecode: the GPU host's torch environment held none, and no process wrote any (each compiled
+# about 1200 of torch's modules from source: 3.8 s of the first torch.export in a process, H200
+# host, 2026-12-02), which no normal install does. Python writes it from the first import on:
+# beside the sources where they can be written, else in a cache of its own.
+unset PYTHONDONTWRITEBYTECODE
+torch_dir=$(python -c "import importlib.util, os; print(os.path.dirname(importlib.util.find_spec('torch').origin))")
+[[ -w $torch_dir/__pycache__ || ( ! -e $torch_dir/__pycache__ && -w $torch_dir ) ]] \
+  || export PYTHONPYCACHEPREFIX=${PYTHONPYCACHEPREFIX:-$HOME/.cache/kernelwright/pycache}
 stages=${*:-build test bench}
 summary=()
 
@@ -24,6 +32,7 @@ stage_deadline() {  # now + $1 seconds, or 40 s before the call's CALL_SECONDS i
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv >"$OUT/gpu.txt" 2>&1
 python -c "import torch,sys; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'python', sys.version.split()[0])" >>"$OUT/gpu.txt"
+echo "bytecode: ${PYTHONPYCACHEPREFIX:-beside the sources} ($torch_dir)" >>"$OUT/gpu.txt"
 cat "$OUT/gpu.txt"
 
 if [[ " $stages " == *" build "* ]]; then
