@@ -130,7 +130,7 @@ class Emitter:
                 return selects.value(self, node, coords)
             if opset.op_name(node.target) in indexing.PICKS:
                 return indexing.value(self, node, coords)
-            return self.value(node.args[0], views.coords_of(self, node, coords))
+            return self.value(*self.under_views(node, coords))
         if k == opset.WINDOW:
             return window.value(self, node, coords)
         if k == opset.SCAN:
@@ -144,6 +144,15 @@ class Emitter:
                 value = 0 if opset.op_name(node.target) == "zeros_like" else 1
             return self.d.literal(value, ctype)
         return self.pointwise(node, coords, ctype)
+
+    def under_views(self, node, coords):
+        """(node, coordinates) that ``node`` at ``coords`` is, once the plain views this kernel
+        computes are walked through (selects and picks are not plain): a tensor the kernel reads,
+        or an op it computes."""
+        while (node in self.members and opset.kind(node) == opset.VIEW
+               and opset.op_name(node.target) not in selects.SELECTS | indexing.PICKS):
+            node, coords = node.args[0], tuple(views.coords_of(self, node, coords))
+        return node, coords
 
     def _arange(self, node, coords, ctype):
         """ATen's element i: start + i * step, in the result's type (float's for float32)."""

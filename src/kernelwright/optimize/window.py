@@ -14,7 +14,7 @@ input (count_include_pad), its in-bounds taps, or divisor_override.
 import itertools
 import math
 
-from . import dialects, indexing, interpolate, opset, selects, views
+from . import dialects, interpolate, opset
 from .ir import Unsupported
 
 MAX_TAPS = 128  # unrolled: a larger window would be a loop, which this template does not emit
@@ -71,11 +71,8 @@ def _tensor_under(em, node, coords):
     """(tensor, its coordinates) where ``node`` at ``coords`` is an element of a tensor the
     kernel reads, through views (a pooled dim unsqueezed for 1-D pooling); (None, None) where
     it is computed."""
-    while node in em.members:
-        if opset.kind(node) != opset.VIEW or opset.op_name(node.target) in selects.SELECTS | indexing.PICKS:
-            return None, None
-        node, coords = node.args[0], tuple(views.coords_of(em, node, coords))
-    return node, coords
+    node, coords = em.under_views(node, coords)
+    return (None, None) if node in em.members else (node, coords)
 
 
 def _affine(em, c, scale, offset, coords):
