@@ -53,6 +53,13 @@ class Scope:
         return None
 
 
+# Values a kernel's expression may take to build, repeats included: 989 at most in the test
+# models and KernelBench, while a stencil iterated six times in one kernel (corpus 644) asked for
+# millions, each step reading the one before at five shifted coordinates, and took minutes to
+# refuse; past this the join is refused and the steps run as kernels of their own.
+VALUE_BUDGET = 2000
+
+
 class Emitter:
     def __init__(self, dialect, group_nodes):
         self.d = dialect
@@ -81,6 +88,7 @@ class Emitter:
         # a later loop read back.
         self.col_cache = None
         self.col_cache_reused = set()
+        self.values_left = VALUE_BUDGET
 
     def scan_value(self, node, coords):
         """A scan's value: only the scan template, which walks its columns in order, has one."""
@@ -117,6 +125,10 @@ class Emitter:
     # -- values -------------------------------------------------------------------------------
 
     def value(self, node, coords):
+        self.values_left -= 1
+        if self.values_left < 0:
+            raise Unsupported("it would compute more than %d values an element: ops read at shifted coordinates, "
+                              "step after step (a stencil iterated), recomputed in one kernel" % VALUE_BUDGET)
         coords = tuple(coords)
         if not isinstance(node, torch.fx.Node):
             raise Unsupported("operand %r is not a node" % (node,))
