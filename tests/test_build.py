@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from kernelwright._build import loader, sources
+from kernelwright._build import detached, loader, sources
 from kernelwright._build.lock import OWN_LOCK_NAME, TORCH_LOCK_NAME, build_lock
 
 
@@ -53,6 +53,36 @@ def test_lock_waits_for_a_live_builder_and_not_for_a_dead_one(tmp_path):
         pass
     assert messages == []
     assert (tmp_path / OWN_LOCK_NAME).exists()
+
+
+def _writer(seconds, text):
+    """A command that writes ``text`` to its partial output after ``seconds``, as a compiler would."""
+    return [sys.executable, "-c", "import sys, time; time.sleep(%r); open(sys.argv[1], 'w').write(%r)" % (seconds, text),
+            "{partial}"]
+
+
+def test_a_detached_build_finishes_after_the_process_that_started_it_ends(tmp_path):
+    """The starter exits at once without waiting; the build goes on, and each output appears in
+    place whole (no partial file left) once its command is done."""
+    jobs = [("device", "kernel.fatbin", _writer(1.0, "kernel")), ("library", "launch.so", _writer(0.5, "launch"))]
+    starter = "from kernelwright._build import detached; detached.start(%r, %r)" % (str(tmp_path), jobs)
+    subprocess.run([sys.executable, "-c", starter], check=True, timeout=120)
+    assert not (tmp_path / "kernel.fatbin").exists()  # the starter did not wait for it
+    deadline = time.time() + 120
+    while not ((tmp_path / "kernel.fatbin").exists() and (tmp_path / "launch.so").exists()) and time.time() < deadline:
+        time.sleep(0.1)
+    assert (tmp_path / "kernel.fatbin").read_text() == "kernel" and (tmp_path / "launch.so").read_text() == "launch"
+    assert not [name for name in os.listdir(tmp_path) if ".partial" in name]
+
+
+def test_a_detached_build_says_which_part_failed_and_skips_what_is_built(tmp_path):
+    (tmp_path / "launch.so").write_text("built before")
+    failing = [sys.executable, "-c", "import sys; print('error: no such template'); sys.exit(2)", "{partial}"]
+    jobs = [("device", "kernel.fatbin", failing), ("library", "launch.so", _writer(0.0, "again"))]
+    assert detached.start(str(tmp_path), jobs).wait(timeout=120) == 1
+    assert "error: no such template" in (tmp_path / "device.log").read_text()
+    assert not (tmp_path / "kernel.fatbin").exists()
+    assert (tmp_path / "launch.so").read_text() == "built before" and not (tmp_path / "library.log").exists()
 
 
 def test_cache_key_follows_sources_flags_and_arch(monkeypatch, tmp_path):

@@ -10,13 +10,12 @@ is cached on disk, by the text compiled and the headers it includes."""
 import functools
 import os
 import shutil
-import subprocess
 import sys
 import time
 
 from torch.utils.cpp_extension import CUDA_HOME
 
-from kernelwright._build import sources
+from kernelwright._build import detached, sources
 from kernelwright._build.cache import cache_dir, digest
 from kernelwright._build.lock import build_lock
 from kernelwright.kernel import nvrtc
@@ -95,44 +94,40 @@ class BuildError(RuntimeError):
     """A part did not build; the message names its log."""
 
 
-def _compile(where, text, outputs):
-    """Writes ``text`` as ``where``/unit.cu and runs nvcc on it for each {part: output name},
-    side by side; each output appears whole or not at all. Raises BuildError naming the log of
-    the first that failed."""
+def _write_unit(where, text):
+    """``where``/unit.cu holding ``text``, written whole: a build in another process may read it."""
     unit = os.path.join(where, "unit.cu")
-    with open(unit, "w") as f:
+    with open(unit + ".partial%d" % os.getpid(), "w") as f:
         f.write(text)
-    started = []
-    for part, name in outputs.items():
-        out = os.path.join(where, name)
-        log = open(os.path.join(where, part + ".log"), "w")
-        argv = commands(unit, out + ".partial")[part]
-        started.append((part, out, log, subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)))
-    failed = None
-    for part, out, log, proc in started:
-        code = proc.wait()
-        log.close()
-        if code == 0:
-            os.replace(out + ".partial", out)
-        elif failed is None:
-            failed = log.name
-    if failed:
-        raise BuildError("did not compile (log: %s)" % failed)
+    os.replace(unit + ".partial%d" % os.getpid(), unit)
+    return unit
+
+
+def _jobs(unit, outputs, out_of):
+    """detached's jobs for {part: output name}, each output written where ``out_of(output)`` says."""
+    return [(part, output, commands(unit, out_of(output))[part]) for part, output in outputs.items()]
 
 
 def shape(name, text):
     """(library, LTO-IR fatbin) of the shape whose unit is ``text`` (``name`` for messages),
-    compiled unless cached. Raises BuildError."""
+    compiled unless cached. The compile runs in a process of its own (``detached``) that
+    finishes and caches it even where this process stops waiting or ends. Raises BuildError."""
     argv = commands("unit.cu", "out")
     where = cache_dir("epilogues", digest(text, _headers_hash(), *argv["device"], *argv["library"]))
     library, device = os.path.join(where, "launch.so"), os.path.join(where, "kernel.fatbin")
-    with build_lock(where, log=_log):
-        if not (os.path.isfile(library) and os.path.isfile(device)):
-            _log("compiling the GEMM kernel for epilogue programs of shape %s (30-60 s, once per shape; "
-                 "cached in %s)" % (name, where))
-            start = time.time()
-            _compile(where, text, {"device": "kernel.fatbin", "library": "launch.so"})
-            _log("compiled the GEMM kernel of shape %s in %.0f s" % (name, time.time() - start))
+    if os.path.isfile(library) and os.path.isfile(device):
+        return library, device
+    os.makedirs(where, exist_ok=True)
+    _log("compiling the GEMM kernel for epilogue programs of shape %s (30-60 s, once per shape; "
+         "cached in %s, and finished there even if this process stops waiting)" % (name, where))
+    start = time.time()
+    outputs = {"device": "kernel.fatbin", "library": "launch.so"}
+    proc = detached.start(where, _jobs(_write_unit(where, text), outputs, lambda output: "{partial}"))
+    proc.wait()
+    missing = [part for part, output in outputs.items() if not os.path.isfile(os.path.join(where, output))]
+    if missing:
+        raise BuildError("did not compile (log: %s)" % os.path.join(where, missing[0] + ".log"))
+    _log("compiled the GEMM kernel of shape %s in %.0f s" % (name, time.time() - start))
     return library, device
 
 
@@ -144,7 +139,11 @@ def link(device, text):
     cubin = os.path.join(where, "kernel.cubin")
     with build_lock(where, log=_log):
         if not os.path.isfile(cubin):
-            _compile(where, text, {"program": "program.fatbin"})
+            jobs = _jobs(_write_unit(where, text), {"program": "program.fatbin"},
+                         lambda output: detached.partial(where, output))
+            failed = detached.run(where, jobs)
+            if failed:
+                raise BuildError("did not compile (log: %s)" % failed)
             image = _link_lto([device, os.path.join(where, "program.fatbin")], os.path.join(where, "link.log"))
             with open(cubin + ".partial", "wb") as f:
                 f.write(image)

@@ -236,7 +236,7 @@ def build_ahead(call, ext):
     """Runs ``call`` (programmed linear calls) with compiling off in this thread, so that each asks
     for its kernel and runs apart, and builds what they asked for in a thread while the caller
     goes on: a Future of the keys loaded (empty at once where KERNELWRIGHT_EPILOGUE_JIT=0). The
-    caller waits on it before the calls that should run fused."""
+    caller waits on it, as long as it cares to, before the calls that should run fused."""
     if os.environ.get(ENV_JIT) == "0":
         done = concurrent.futures.Future()
         done.set_result([])
@@ -246,9 +246,18 @@ def build_ahead(call, ext):
         call()
     finally:
         _deferring.on = False
-    pool = concurrent.futures.ThreadPoolExecutor(1)
-    ahead = pool.submit(load, ext.epilogue_kernels_wanted(), ext)
-    pool.shutdown(wait=False)
+    ahead = concurrent.futures.Future()
+    wanted = ext.epilogue_kernels_wanted()
+
+    def build():
+        try:
+            ahead.set_result(load(wanted, ext))
+        except BaseException as error:  # noqa: BLE001 - handed to whoever waits on the Future
+            ahead.set_exception(error)
+
+    # A daemon thread: a caller that stops waiting may end before the build does, which then
+    # finishes in its own process (_epilogue_build.shape) and is found cached next time.
+    threading.Thread(target=build, name="kernelwright-epilogue-build", daemon=True).start()
     return ahead
 
 
