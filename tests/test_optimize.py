@@ -17,7 +17,8 @@ from torch.fx.experimental.symbolic_shapes import statically_known_true
 from kernelwright.kernel import nvrtc
 from kernelwright.harness import session
 from kernelwright.harness.protocol import Cause, Role
-from kernelwright.optimize import api, capture, codegen, driver, interpret, layout, opset, plan, report, runtime, tune
+from kernelwright.optimize import (api, capture, codegen, driver, fusion_timing, interpret, layout, opset, plan, report,
+                                   runtime, timed, tune)
 from tests.optimize_util import (MODELS, as_list, assert_matches, build, computes_in_half, float64_outputs,
                                  compile_with_nvrtc, graph_outputs, model_id, planned, planned_and_run, seeded_eager,
                                  small_level)
@@ -432,10 +433,10 @@ def test_a_variant_far_slower_than_the_best_is_timed_once():
         calls.append(1)
         time.sleep(0.03)
 
-    ms, full = tune._time_unless_hopeless(slow, (), "cpu", 0.05, best_ms=1.0)
+    ms, full = timed.time_unless_hopeless(slow, (), "cpu", 0.05, best_ms=1.0)
     assert not full and ms >= 30 and len(calls) <= 2
     calls.clear()
-    ms, full = tune._time_unless_hopeless(slow, (), "cpu", 0.05, best_ms=20.0)
+    ms, full = timed.time_unless_hopeless(slow, (), "cpu", 0.05, best_ms=20.0)
     assert full and ms >= 30 and len(calls) > 2
 
 
@@ -491,7 +492,7 @@ def test_gemm_stand_ins_whose_errors_add_up_are_dropped_end_to_end(scale, droppe
     best = api.optimize(model, [x], problem_source=_SUMMED_GEMM, problem_name="summed_gemm", measure=False)
     # The sum in the GEMM's epilogue runs kernelwright's GEMM whether or not addmm's stand-in won.
     best.calls = {"addmm": tune.CallTiming(aten_ms=1.0, chosen=None if fused else "a stand-in")}
-    best.fusions = {g.id: tune.FusionTiming(fused_ms=1.0, apart_ms=2.0) for g in best.plan.groups} if fused else {}
+    best.fusions = {g.id: fusion_timing.FusionTiming(fused_ms=1.0, apart_ms=2.0) for g in best.plan.groups} if fused else {}
     best.source = _SUMMED_GEMM + (
         "\n\nclass ModelNew(Model):\n    def forward(self, x):\n        return super().forward(x) * %r\n" % scale)
     given = best.source
@@ -564,7 +565,7 @@ def test_float64_arbiter_keeps_a_kernel_closer_to_exact_than_aten_and_refuses_a_
     want = twin(x)
     exact = twin(x.double())[0]
     accurate = (exact.float(),)
-    assert tune._rel_error(accurate[0], want[0]) > 1e-3, "the case lost its cancellation"
+    assert timed.rel_error(accurate[0], want[0]) > 1e-3, "the case lost its cancellation"
     arbiter = tune._Float64Arbiter(twin, [x], want)
     err = arbiter.accepts(accurate, 1e-3)
     assert err is not None and err < arbiter.aten_error

@@ -1,13 +1,16 @@
 """The optimizer's GEMM epilogues on the CPU: which groups go into their GEMM's epilogue (and why
 not), the fused call against the group it replaces, and the emitted forward with it."""
 
+import concurrent.futures
 import copy
 import os
+import time
+from types import SimpleNamespace
 
 import pytest
 import torch
 
-from kernelwright.optimize import api, capture, emit, epilogue_translate, epilogues, interpret, runtime
+from kernelwright.optimize import api, capture, emit, epilogue_translate, epilogues, fusion_timing, interpret, runtime
 from kernelwright.optimize import plan as planning
 from optimize_util import MODELS, as_list, assert_matches, build, model_id, planned
 
@@ -339,7 +342,7 @@ def test_a_fusion_is_timed_in_turns_with_the_gemm_and_group_apart(monkeypatch):
     """tune times the fused call and the two apart (the GEMM's chosen call, then the group's)
     alternately, so that a drifting clock weighs on both, and keeps each one's median; the fused
     result is checked first. The clock here is a stand-in that hands out set readings."""
-    from kernelwright.optimize import tune
+    from kernelwright.optimize import timed, tune
 
     model, inputs = _Reduced(), _reduced_inputs()
     plan = planning.plan(capture.capture(model, inputs))
@@ -347,7 +350,7 @@ def test_a_fusion_is_timed_in_turns_with_the_gemm_and_group_apart(monkeypatch):
     kernels = {g.id: interpret.torch_kernel(plan.specs[g.id]) for g in plan.groups}
     gemm_args, timings, order = {}, {}, []
     readings = []  # fused and apart in turns: fused medians 3, apart 30
-    monkeypatch.setattr(tune, "_time", lambda fn, args, device, budget: order.append(fn) or readings.pop(0))
+    monkeypatch.setattr(timed, "time_median", lambda fn, args, device, budget: order.append(fn) or readings.pop(0))
 
     def on_call(node, args, kwargs):
         gemm_args[node] = args
@@ -360,7 +363,7 @@ def test_a_fusion_is_timed_in_turns_with_the_gemm_and_group_apart(monkeypatch):
             group = tune.GroupTiming(1.0, None, run=kernels[g.id])
             order.clear()
             readings[:] = [5.0, 50.0, 1.0, 10.0, 3.0, 30.0, 2.0, 20.0, 14.0, 140.0]  # means 5, 50
-            timings[g.id] = tune._measure_fusion(f, gemm_args[f.gemm], plan.specs[g.id], kernels[g.id], args, group,
+            timings[g.id] = fusion_timing.measure_fusion(f, gemm_args[f.gemm], plan.specs[g.id], kernels[g.id], args, group,
                                                  call, "cpu", 0.01, 1e-3)
             assert len(order) == 10 and order[0::2] == [order[0]] * 5 and order[1::2] == [order[1]] * 5
             assert order[0] is not order[1]
@@ -394,3 +397,34 @@ def test_a_fusion_builds_its_kernel_ahead_from_the_gemms_operands():
         interpret.run(plan, model, inputs, kernels, lambda g, args: None, on_call)
     assert len(started) == len(fusions) and all(a.result() == [] for a in started)
     assert _epilogue_kernels.ENV_JIT not in os.environ
+
+
+def test_a_fused_kernel_still_compiling_past_the_wait_is_kept_apart(monkeypatch):
+    """Measuring waits for a fused GEMM's build up to KERNELWRIGHT_EPILOGUE_WAIT seconds from its
+    start; past that the GEMM and its group stay apart (never called fused: the call would
+    compile in the foreground) and the note says why."""
+    from kernelwright.optimize import tune
+
+    def never(*args, **kwargs):
+        raise AssertionError("the fused GEMM was called before its kernel was built")
+
+    fusion = SimpleNamespace(held_weight=False, values=never, call=never)
+    call, group = tune.CallTiming(1.0, options={"stand-in": 0.75}), tune.GroupTiming(0.5, None)
+    monkeypatch.setenv(fusion_timing.ENV_FUSION_WAIT, "0.2")
+    started = time.monotonic()
+    timing = fusion_timing.measure_fusion(fusion, (), None, None, (), group, call, "cpu", 0.01, 1e-3,
+                                          (concurrent.futures.Future(), started))
+    assert 0.2 <= time.monotonic() - started < 30
+    assert timing.fused_ms is None and not timing.kept and timing.apart_ms == 1.25
+    assert "still compiling" in timing.note and "cached for the next run" in timing.note
+
+
+@pytest.mark.parametrize("value", ["soon", "-1", "nan"])
+def test_the_fusion_wait_must_be_seconds(monkeypatch, value):
+    monkeypatch.setenv(fusion_timing.ENV_FUSION_WAIT, value)
+    with pytest.raises(ValueError, match="KERNELWRIGHT_EPILOGUE_WAIT must be a number of seconds.*%s" % value):
+        fusion_timing.fusion_wait_s()
+    monkeypatch.setenv(fusion_timing.ENV_FUSION_WAIT, "inf")
+    assert fusion_timing.fusion_wait_s() == float("inf")
+    monkeypatch.delenv(fusion_timing.ENV_FUSION_WAIT)
+    assert fusion_timing.fusion_wait_s() == fusion_timing.FUSION_WAIT_S

@@ -174,7 +174,7 @@ def test_kernels_compiled_ahead_are_the_ones_their_calls_load():
     kernels = [(spec.name, spec.cuda_source(launch)) for launch in spec.variants]
     broken = ("kw_broken", "extern \"C\" __global__ void kw_broken(float* y) { y[0] = undeclared; }\n")
     nvrtc._binaries.clear()
-    runtime.compile_ahead(kernels + [broken], torch.cuda.current_device())
+    runtime.compile_into_cache(kernels + [broken], torch.cuda.current_device())
     assert len(nvrtc._binaries) == len(set(kernels))  # the broken one is left for its call to report
     compiled = dict(nvrtc._binaries)
     for launch in spec.variants:

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from kernelwright.optimize import api, tune
+from kernelwright.optimize import api, timed, tune
 
 
 @pytest.mark.parametrize(
@@ -52,7 +52,7 @@ def test_models_and_the_generated_forward_are_timed_in_turns(monkeypatch):
     """The two forwards alternate (a clock drifting between timings taken apart weighs on both)
     and each one's median is kept. The clock is a stand-in that hands out set readings."""
     order, readings = [], [3.0, 1.0, 9.0, 5.0, 4.0, 2.0, 3.5, 1.5, 100.0, 50.0]  # medians 4.0 and 2.0
-    monkeypatch.setattr(tune, "_time", lambda fn, args, device, budget: order.append(fn.func) or readings.pop(0))
+    monkeypatch.setattr(timed, "time_median", lambda fn, args, device, budget: order.append(fn.func) or readings.pop(0))
 
     def model(x):
         return x

@@ -14,7 +14,7 @@ from typing import Optional
 import torch
 
 from . import capture as capturing
-from . import emit, emit_standalone, epilogues, layout, tune
+from . import emit, emit_standalone, epilogues, layout, timed, tune
 from . import plan as planning
 
 
@@ -33,7 +33,7 @@ class Optimized:
     _module: object = field(default=None, repr=False)
     model_class: Optional[type] = None  # set where optimize() was not given the problem's source
     standalone_source: str = ""  # the same module needing only torch (emit_standalone)
-    fusions: dict = field(default_factory=dict)  # group id -> tune.FusionTiming, for groups in a GEMM's epilogue
+    fusions: dict = field(default_factory=dict)  # group id -> fusion_timing.FusionTiming, for groups in a GEMM's epilogue
     problem_source: str = ""  # the text defining Model, which the module includes
     problem_name: str = ""
 
@@ -209,7 +209,7 @@ def _layout(model, inputs, converted, problem_source, problem_name, device, meas
     if measuring:
         t = time.perf_counter()
         timings, calls, fused = tune.measure(plan, model, inputs, twins, device, fusions=fusions)
-        gbps = tune.copy_bandwidth(device) / 1e9
+        gbps = timed.copy_bandwidth(device) / 1e9
         choices = {gid: timing.chosen for gid, timing in timings.items()}
         choices.update({name: c.chosen for name, c in calls.items() if c.chosen})
         seconds["measure"] = time.perf_counter() - t

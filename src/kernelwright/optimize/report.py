@@ -8,7 +8,7 @@ import os
 from rich.markup import escape
 from rich.table import Table
 
-from .tune import HOPELESS
+from .timed import HOPELESS
 
 LAUNCH_BOUND_MS = 0.008
 

@@ -31,6 +31,12 @@ from .split import CUDA_HELPERS as CUDA_SPLIT_HELPERS
 PRELUDE = CUDA_PRELUDE + CUDA_REDUCE_OPS + CUDA_SPLIT_HELPERS + CUDA_CLUSTER_HELPERS + CUDA_SCAN_HELPERS
 
 
+def _unit(name, source):
+    """What NVRTC compiles for the generated kernel ``name``: (text, file name, signature)."""
+    text = PRELUDE + source
+    return text, name + ".cu", parse_kernel(text, name)
+
+
 class Kernel:
     """A generated kernel: ``Kernel(...)(*inputs)`` returns its outputs as a tuple."""
 
@@ -43,7 +49,7 @@ class Kernel:
         self.name = name
         self.workspace, self.cooperative, self.strict, self.shared = workspace, cooperative, strict, shared
         self._refused = set()
-        self.source = PRELUDE + source
+        self.source = source
         self.grid, self.block = tuple(grid), tuple(block)
         self.inputs = [(tuple(s), tuple(st), d) for s, st, d in inputs]
         self.outputs = [(tuple(s), tuple(st), d) for s, st, d in outputs]
@@ -58,8 +64,7 @@ class Kernel:
             with self._lock:
                 found = self._loaded.get(device_index)
                 if found is None:
-                    sig = parse_kernel(self.source, self.name)
-                    kernel = nvrtc.load(self.source, self.name + ".cu", sig, None, device_index)
+                    kernel = nvrtc.load(*_unit(self.name, self.source), None, device_index)
                     config = launching.check(self.name, self.grid, self.block, self.shared, kernel.limits)
                     launch = kernel.direct_launcher(config, self.cooperative) or functools.partial(
                         kernel.launch, config, cooperative=self.cooperative)
@@ -105,15 +110,13 @@ class Kernel:
         return self
 
 
-def compile_ahead(kernels, device_index):
+def compile_into_cache(kernels, device_index):
     """Compiles ``kernels`` ((name, source) pairs, as Kernel takes them) for the device into
     NVRTC's cache, several at once (NVRTC runs without the GIL), so that each Kernel's first call
     finds its binary there; one that does not compile is left for that call to report."""
     def build(item):
-        name, source = item
-        text = PRELUDE + source
         try:
-            nvrtc.binary(text, name + ".cu", parse_kernel(text, name), None, device_index)
+            nvrtc.binary(*_unit(*item), None, device_index)
         except (KernelCompileError, ValueError):
             pass
 

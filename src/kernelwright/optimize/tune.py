@@ -5,29 +5,22 @@ kernel is correct, and faster or tied with ATen (see TIE).
 
 import copy
 import functools
-import statistics
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Optional
 
 import torch
 
 from kernelwright.kernel.errors import KernelCompileError, KernelLaunchError, LaunchConfigError
-from kernelwright import timing
-from kernelwright.harness import roofline
 from kernelwright.harness.inputs import to_float64
-from kernelwright.timing import time_fn
 
-from . import anchors, interpret, runtime
+from . import anchors, fusion_timing, interpret, runtime
 from .ir import Launch
+from .timed import pipelined_timer, rel_error, time_in_turns, time_median, time_unless_hopeless
 
 # How far a stand-in for an ATen call may be from ATen's own result: at 'highest' both are
 # fp32-accurate; at 'high' and 'medium' each may round its operands differently.
 _CALL_TOLERANCE = {"highest": 1e-5, "high": 2e-2, "medium": 2e-2}
-
-# A variant whose single timed call takes longer than this many times the best time so far is
-# not timed further: one call's noise is a few tens of percent, so it cannot win, and timing it
-# in full can cost minutes (one block a row on a single row of 2^30 elements takes seconds).
-HOPELESS = 3.0
 
 # How much further from float64 than another correct result a result may be: rounding in
 # another order, not another precision (a kernel against ATen's, a layout against the given one).
@@ -65,49 +58,9 @@ class GroupTiming:
     error: Optional[float] = None  # the kernel's relative error against its ATen twin
     note: str = ""
     failures: list = field(default_factory=list)  # variants that did not build, launch or match ATen
-    timed_once: list = field(default_factory=list)  # variants left after one call (see HOPELESS)
+    timed_once: list = field(default_factory=list)  # variants left after one call (see timed.HOPELESS)
     refused: list = field(default_factory=list)  # variants whose grid or cluster the device cannot hold
     run: Optional[Callable] = None  # the chosen kernel, or the ATen twin where none is kept
-
-
-def copy_bandwidth(device):
-    """Bytes per second of a large device copy (read + written): the harness's memory ceiling."""
-    flush = timing.flush_buffer_bytes(device)
-    return roofline.copy_ceiling(device, None, flush, timing.time_fn)["copy_gbps"] * 1e9
-
-
-def _time(fn, args, device, budget_s):
-    return time_fn(lambda: fn(*args), device=device, budget_s=budget_s, min_reps=10, warmup=2,
-                   host_ahead=True).median_ms
-
-
-def _time_unless_hopeless(fn, args, device, budget_s, best_ms):
-    """(median ms, True), or (one call's ms, False) where that call alone took over HOPELESS
-    times ``best_ms``."""
-    once = time_fn(lambda: fn(*args), device=device, warmup=0, warmup_ms=0.0, min_reps=1, max_reps=1,
-                   budget_s=0.0, host_ahead=True).median_ms
-    if once > HOPELESS * best_ms:
-        return once, False
-    return _time(fn, args, device, budget_s), True
-
-
-def _rel_error(got, want, chunk=1 << 24):
-    """Relative L2 error over the finite elements, in float64 a chunk at a time (an output can
-    be gigabytes); inf where the NaN or infinity positions differ."""
-    if got.shape != want.shape:
-        return float("inf")
-    if not want.is_floating_point():
-        return float((got != want).sum())
-    g, w = got.reshape(-1), want.reshape(-1)
-    diff = scale = 0.0
-    for start in range(0, w.numel(), chunk):
-        a, b = g[start:start + chunk].double(), w[start:start + chunk].double()
-        special = ~torch.isfinite(b)
-        if not torch.equal(special, ~torch.isfinite(a)) or not torch.equal(a[special].nan_to_num(), b[special].nan_to_num()):
-            return float("inf")
-        diff += float(((a - b)[~special] ** 2).sum())
-        scale += float((b[~special] ** 2).sum())
-    return (diff / scale) ** 0.5 if scale > 0 else diff ** 0.5
 
 
 @dataclass
@@ -117,18 +70,6 @@ class CallTiming:
     chosen: Optional[str] = None
     note: str = ""
     run: Optional[Callable] = None  # the chosen stand-in's call, or ATen's
-
-
-@dataclass
-class FusionTiming:
-    fused_ms: Optional[float]  # None where the fused GEMM failed or differed
-    apart_ms: float  # the GEMM's best and the group's best, one after the other
-    error: Optional[float] = None  # against the GEMM and the group run by ATen
-    note: str = ""
-
-    @property
-    def kept(self):
-        return self.fused_ms is not None and self.fused_ms < self.apart_ms
 
 
 def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3, fusions=None):
@@ -146,16 +87,17 @@ def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3, f
         groups[g.id] = _measure_group(plan.specs[g.id], twins[g.id], args, device, budget_s, tolerance)
         fusion = fusions.get(g.id)
         if fusion is not None and fusion.gemm in gemm_args:
-            fused[g.id] = _measure_fusion(fusion, gemm_args.pop(fusion.gemm), plan.specs[g.id], twins[g.id], args,
-                                          groups[g.id], calls.get(fusion.gemm.name), device, budget_s, call_tolerance,
-                                          ahead.pop(g.id, None))
+            fused[g.id] = fusion_timing.measure_fusion(
+                fusion, gemm_args.pop(fusion.gemm), plan.specs[g.id], twins[g.id], args, groups[g.id],
+                calls.get(fusion.gemm.name), device, budget_s, call_tolerance, ahead.pop(g.id, None))
 
     def on_call(node, args, kwargs):
         # The fused kernel builds (seconds, or about 30 s for a new shape) while the GEMM and the group are timed.
         for gid, f in fusions.items():
             if f.gemm is node and torch.device(device).type == "cuda":
                 try:
-                    ahead[gid] = f.build_ahead(args, anchors.weight_cache() if f.held_weight else None)
+                    ahead[gid] = (f.build_ahead(args, anchors.weight_cache() if f.held_weight else None),
+                                  time.monotonic())
                 except (RuntimeError, ValueError, TypeError):
                     pass  # the fused call itself reports it
         options = anchors.alternatives(node, plan.captured.params)
@@ -166,7 +108,7 @@ def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3, f
 
     if torch.device(device).type == "cuda":
         index = torch.device(device).index
-        runtime.compile_ahead([(spec.name, spec.cuda_source(launch)) for spec in plan.specs.values()
+        runtime.compile_into_cache([(spec.name, spec.cuda_source(launch)) for spec in plan.specs.values()
                                for launch in spec.variants],
                               torch.cuda.current_device() if index is None else index)
     with torch.no_grad():
@@ -176,83 +118,10 @@ def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3, f
     return groups, calls, fused
 
 
-def _measure_fusion(fusion, gemm_args, spec, twin, args, group, call, device, budget_s, tolerance, ahead=None):
-    """The GEMM with the group in its epilogue against the GEMM's and the group's best apart;
-    ``ahead``: the build of its kernel (Fusion.build_ahead), waited on first."""
-    if ahead is not None:
-        try:
-            ahead.result()
-        except (OSError, RuntimeError):  # the calls run apart, and the fusion is timed as that
-            pass
-    values = fusion.values(gemm_args, spec, args)
-    if call is None:  # a GEMM without stand-ins: nothing of ours to fuse into
-        return FusionTiming(None, float("inf"), note="the GEMM was not timed")
-    group_ms = group.kernel_ms if group.chosen is not None else group.aten_ms
-    timing = FusionTiming(None, min([call.aten_ms] + list(call.options.values())) + group_ms)
-    cache = anchors.weight_cache() if fusion.held_weight else None
-    run = lambda: fusion.call(values, cache)  # noqa: E731
-    try:
-        run()  # the first call of a program builds its kernel (once, cached) and runs apart
-        got = run()
-    except (RuntimeError, ValueError, TypeError) as error:
-        timing.note = "the fused GEMM failed: %s" % str(error).splitlines()[0][:160]
-        return timing
-    want = twin(*args)
-    timing.error = max(_rel_error(g, w) for g, w in zip(got, want)) if len(got) == len(want) else float("inf")
-    del got
-    if not timing.error <= tolerance:
-        timing.note = "the fused GEMM differs from ATen by %.3g" % timing.error
-        return timing
-    # Fused and apart (the GEMM's best, then the group's) timed in turns: the two are a few
-    # percent apart, less than a GPU's clock drifts between timings taken minutes apart.
-    apart = lambda: (call.run(*gemm_args), group.run(*args))  # noqa: E731
-    timing.fused_ms, timing.apart_ms = _time_in_turns([run, apart], device, budget_s)
-    timing.note = "%.4f ms fused against %.4f ms apart" % (timing.fused_ms, timing.apart_ms)
-    return timing
-
-
-def _time_in_turns(fns, device, budget_s, rounds=5, timer=None):
-    """The median ms of each of ``fns``, each timed once a round for ``rounds`` rounds: a clock
-    that drifts (10% between calls on H200) weighs on all of them alike. ``timer(fn, budget_s)``
-    times one (default: device time with the host running ahead)."""
-    timer = timer or (lambda fn, budget: _time(fn, (), device, budget))
-    times = [[] for _ in fns]
-    for _ in range(rounds):
-        for t, fn in zip(times, fns):
-            t.append(timer(fn, budget_s / rounds))
-    return [statistics.median(t) for t in times]
-
-
-def _pipelined_timer(device):
-    """A timer of what a call costs a caller that keeps the GPU fed, as the harness's headline
-    counts it: the larger of its host and device times, the device held behind the timing gate
-    until the call is queued. Where the host runs ahead of a small kernel the flush before each
-    timed call hides the launch's host work (level-1 12's forward: 0.052 ms against Model's
-    0.054 here, 0.90x eager in the harness). The device time where the gate is unavailable, or
-    where it opened by itself (a call that waits on the device)."""
-    if device.type != "cuda":
-        return None
-    if device not in _GATES:
-        try:
-            _GATES[device] = timing.Gate(device)
-        except timing.GateUnavailable:
-            return None
-    gate = _GATES[device]
-
-    def timer(fn, budget_s):
-        r = time_fn(fn, device=device, budget_s=budget_s, min_reps=10, warmup=2, gate=gate)
-        return r.median_ms if r.gate_timeouts or r.pipelined_median_ms is None else r.pipelined_median_ms
-
-    return timer
-
-
-_GATES = {}
-
-
 def _measure_call(node, options, args, kwargs, device, budget_s, tolerance):
     want = node.target(*args, **kwargs)
     aten = lambda *a: node.target(*a, **kwargs)  # noqa: E731
-    timing = CallTiming(_time(aten, args, device, budget_s), run=aten)
+    timing = CallTiming(time_median(aten, args, device, budget_s), run=aten)
     best = timing.aten_ms
     for option in options:
         try:
@@ -260,12 +129,12 @@ def _measure_call(node, options, args, kwargs, device, budget_s, tolerance):
         except (RuntimeError, ValueError, TypeError) as error:  # a shape or build the library refuses
             timing.note = "%s: %s" % (option.label, str(error).splitlines()[0][:120])
             continue
-        err = _rel_error(got, want)
+        err = rel_error(got, want)
         del got
         if not err <= tolerance:
             timing.note = "%s differs from ATen by %.3g" % (option.label, err)
             continue
-        ms, _ = _time_unless_hopeless(option.call, args, device, budget_s, best)
+        ms, _ = time_unless_hopeless(option.call, args, device, budget_s, best)
         timing.options[option.label] = ms
         if ms < best:
             best, timing.chosen, timing.run = ms, option.label, option.call
@@ -274,7 +143,7 @@ def _measure_call(node, options, args, kwargs, device, budget_s, tolerance):
 
 def _measure_group(spec, twin, args, device, budget_s, tolerance):
     want = twin(*args)
-    timing = GroupTiming(_time(twin, args, device, budget_s), None, run=twin)
+    timing = GroupTiming(time_median(twin, args, device, budget_s), None, run=twin)
     arbiter = None
     for launch in spec.variants:
         k = runtime.Kernel(spec.name, spec.cuda_source(launch), launch.grid, launch.block,
@@ -294,7 +163,7 @@ def _measure_group(spec, twin, args, device, budget_s, tolerance):
             # runs in ATen and the report says why.
             timing.failures.append("variant %s: %s" % (launch.describe(), str(error).splitlines()[0][:200]))
             continue
-        err = max(_rel_error(a, b) for a, b in zip(got, want))
+        err = max(rel_error(a, b) for a, b in zip(got, want))
         if not err <= tolerance:
             arbiter = arbiter or _Float64Arbiter(twin, args, want)
             against_aten, err = err, arbiter.accepts(got, tolerance)
@@ -304,7 +173,7 @@ def _measure_group(spec, twin, args, device, budget_s, tolerance):
                 del got
                 continue
         del got
-        ms, full = _time_unless_hopeless(k, args, device, budget_s, min(timing.aten_ms, timing.kernel_ms or timing.aten_ms))
+        ms, full = time_unless_hopeless(k, args, device, budget_s, min(timing.aten_ms, timing.kernel_ms or timing.aten_ms))
         timing.variants[launch.describe()] = ms
         if not full:
             timing.timed_once.append(launch.describe())
@@ -333,14 +202,14 @@ class _Float64Arbiter:
         except (RuntimeError, TypeError):  # out of memory for doubles, or an op without float64
             return
         self.exact = exact
-        self.aten_error = max(_rel_error(w, e) for w, e in zip(want, exact))
+        self.aten_error = max(rel_error(w, e) for w, e in zip(want, exact))
 
     def accepts(self, got, tolerance):
         """The kernel's error against float64 where it is within ``tolerance`` or within
         ERROR_RATIO times ATen's own, else None."""
         if self.exact is None:
             return None
-        err = max(_rel_error(g, e) for g, e in zip(got, self.exact))
+        err = max(rel_error(g, e) for g, e in zip(got, self.exact))
         return err if err <= max(tolerance, ERROR_RATIO * self.aten_error) else None
 
     def describe(self):
@@ -355,8 +224,8 @@ def forwards_in_turns(modules, inputs, device, budget_s=0.5):
     kernels were measured against; a forward's launches cost host time that its kernels' timings
     hide); a layout's ModelNew against another's."""
     with torch.no_grad():
-        return _time_in_turns([functools.partial(m, *inputs) for m in modules], device, budget_s * len(modules),
-                              timer=_pipelined_timer(torch.device(device)))
+        return time_in_turns([functools.partial(m, *inputs) for m in modules], device, budget_s * len(modules),
+                              timer=pipelined_timer(torch.device(device)))
 
 
 def errors_vs_float64(forwards, model, inputs):
@@ -369,7 +238,7 @@ def errors_vs_float64(forwards, model, inputs):
             want = _as_list(copy.deepcopy(model).double()(*to_float64(list(inputs))))
         except RuntimeError:  # torch.OutOfMemoryError among them
             return [float("inf")] * len(forwards)
-        return [max(_rel_error(g, w) for g, w in zip(_as_list(f(*inputs)), want)) for f in forwards]
+        return [max(rel_error(g, w) for g, w in zip(_as_list(f(*inputs)), want)) for f in forwards]
 
 
 def _as_list(out):
