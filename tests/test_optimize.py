@@ -309,6 +309,16 @@ def test_cli_states_why_a_model_is_not_optimized(tmp_path):
     assert _cli(str(tmp_path / "missing.py"), cwd=tmp_path).returncode == 2
 
 
+def test_cli_refuses_a_malformed_fusion_wait_before_any_work(tmp_path):
+    path = next(m for m in MODELS if model_id(m).startswith("034"))
+    r = subprocess.run([sys.executable, "-m", "kernelwright", "optimize", path, "-o", str(tmp_path / "new.py")],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                       env={**os.environ, "KERNELWRIGHT_EPILOGUE_WAIT": "twenty"})
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "KERNELWRIGHT_EPILOGUE_WAIT must be a number of seconds" in r.stdout and "'twenty'" in r.stdout
+    assert "Traceback" not in r.stdout + r.stderr and not (tmp_path / "new.py").exists()
+
+
 def test_suite_verifies_records_and_resumes(tmp_path):
     suite = small_level(tmp_path / "level")
     out = tmp_path / "out"

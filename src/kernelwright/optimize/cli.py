@@ -46,9 +46,15 @@ def register(subparsers):
 def run(args):
     from rich.console import Console
 
+    from kernelwright.optimize import fusion_timing
     from kernelwright.optimize.driver import optimize_problem
 
     console = Console(quiet=args.quiet)
+    try:
+        fusion_timing.fusion_wait_s()
+    except ValueError as error:
+        console.print(str(error), markup=False)
+        return 2
     if args.suite:
         if args.problem or args.standalone:
             console.print("--suite takes neither PROBLEM nor --standalone", markup=False)
