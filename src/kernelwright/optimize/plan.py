@@ -91,9 +91,7 @@ def _partition(nodes, users, forbidden, tried):
 
     def attempt(n, node_list, replacing=()):
         """Builds the group ``node_list`` would be in place of the groups ``replacing``."""
-        unit = {m: gid for gid, ms in members.items() if gid not in replacing for m in ms}
-        unit.update((m, -1) for m in node_list)
-        if not _acyclic(nodes, unit):
+        if _closes_a_cycle(node_list, members, group_of, users):
             raise Unsupported("it would wait on its own output, through an ATen call or another kernel")
         key = tuple(node_list)
         if key not in tried:
@@ -220,30 +218,26 @@ def _bases(nodes):
     return found
 
 
-def _acyclic(nodes, unit):
-    """Whether the units (``unit``: node -> group id; other nodes are their own unit) can run
-    in some order: no group waits on its own output, through an ATen call or through another
-    group that waits on it."""
-    key = lambda n: ("g", unit[n]) if n in unit else ("n", n)  # noqa: E731
-    edges, indegree = {}, {}
-    for n in nodes:
-        indegree.setdefault(key(n), 0)
-        for a in n.all_input_nodes:
-            if a.op != "call_function" or key(a) == key(n):
-                continue
-            if key(n) not in edges.setdefault(key(a), set()):
-                edges[key(a)].add(key(n))
-                indegree[key(n)] = indegree.get(key(n), 0) + 1
-    ready = [u for u, d in indegree.items() if d == 0]
-    seen = 0
-    while ready:
-        u = ready.pop()
-        seen += 1
-        for v in edges.get(u, ()):
-            indegree[v] -= 1
-            if indegree[v] == 0:
-                ready.append(v)
-    return seen == len(indegree)
+def _closes_a_cycle(node_list, members, group_of, users):
+    """Whether ``node_list`` run as one kernel (in place of the groups its nodes are in) would
+    wait on its own output, through an ATen call or through another group that waits on it.
+    The groups as they stand can run in some order (each join was checked so), so only a path
+    leaving the new group and coming back to it closes a cycle: followed from the new group's
+    users, a node of a group standing for all of that group's nodes (the group runs as one)."""
+    inside = set(node_list)
+    stack = [u for m in node_list for u in users[m] if u not in inside]
+    seen = set()
+    while stack:
+        n = stack.pop()
+        if n in inside:
+            return True
+        if n in seen or n.op != "call_function":
+            continue
+        g = group_of.get(n)
+        for m in members[g] if g in members else (n,):
+            seen.add(m)
+            stack.extend(u for u in users[m] if u not in seen)
+    return False
 
 
 def _schedule(gm, groups):
