@@ -408,14 +408,21 @@ def test_a_fused_kernel_still_compiling_past_the_wait_is_kept_apart(monkeypatch)
     def never(*args, **kwargs):
         raise AssertionError("the fused GEMM was called before its kernel was built")
 
+    class StillCompiling(concurrent.futures.Future):
+        def result(self, timeout=None):
+            waits.append(timeout)
+            raise concurrent.futures.TimeoutError
+
+    waits = []
     fusion = SimpleNamespace(held_weight=False, values=never, call=never)
     call, group = tune.CallTiming(1.0, options={"stand-in": 0.75}), tune.GroupTiming(0.5, None)
-    monkeypatch.setenv(fusion_timing.ENV_FUSION_WAIT, "0.2")
-    started = time.monotonic()
+    monkeypatch.setenv(fusion_timing.ENV_FUSION_WAIT, "5")
+    started = time.monotonic() - 2.0  # the build began 2 s ago: 3 s of the wait are left
     timing = fusion_timing.measure_fusion(fusion, (), None, None, (), group, call, "cpu", 0.01, 1e-3,
-                                          (concurrent.futures.Future(), started))
-    assert 0.2 <= time.monotonic() - started < 30
-    assert timing.fused_ms is None and not timing.kept and timing.apart_ms == 1.25
+                                          (StillCompiling(), started))
+    assert len(waits) == 1 and 2.0 < waits[0] <= 3.0
+    assert timing.fused_ms is None and not timing.kept
+    assert timing.apart_ms == 0.75 + 0.5  # the GEMM's best stand-in, then the group
     assert "still compiling" in timing.note and "cached for the next run" in timing.note
 
 
