@@ -243,6 +243,18 @@ def test_time_fn_stops_on_budget():
     assert r.stopped_by == "budget" and r.n < 40
 
 
+def test_time_fn_least_reps_give_way_to_the_budget():
+    # Calls of 20 ms against a 10 ms budget: min_reps holds without least_reps, and gives way
+    # to the budget at least_reps with it, however fast the machine is.
+    def run(**kw):
+        return timing.time_fn(lambda: time.sleep(0.02), None, "cpu", warmup=1, warmup_ms=0, min_reps=8,
+                              max_reps=100, budget_s=0.01, target_rse=0.0, flush_cache=False, **kw)
+
+    assert run().n == 8
+    least = run(least_reps=3)
+    assert least.n == 3 and least.stopped_by == "budget"
+
+
 def test_summarize():
     med, mean, std, se = timing.summarize([1.0, 2.0, 3.0, 4.0])
     assert med == 2.5 and mean == 2.5 and math.isclose(se, std / 2)

@@ -14,6 +14,9 @@ from kernelwright.timing import time_fn
 # not timed further: one call's noise is a few tens of percent, so it cannot win, and timing it
 # in full can cost minutes (one block a row on a single row of 2^30 elements takes seconds).
 HOPELESS = 3.0
+# The fewest calls a median here is taken over where ten would overrun its budget: a forward
+# of 185 ms (level-1 68) took 20 s to time in turns with ten calls a turn, against 0.5 s asked.
+LEAST_REPS = 3
 
 
 def copy_bandwidth(device):
@@ -23,8 +26,8 @@ def copy_bandwidth(device):
 
 
 def time_median(fn, args, device, budget_s):
-    return time_fn(lambda: fn(*args), device=device, budget_s=budget_s, min_reps=10, warmup=2,
-                   host_ahead=True).median_ms
+    return time_fn(lambda: fn(*args), device=device, budget_s=budget_s, min_reps=10, least_reps=LEAST_REPS,
+                   warmup=2, host_ahead=True).median_ms
 
 
 def time_unless_hopeless(fn, args, device, budget_s, best_ms):
@@ -85,7 +88,7 @@ def pipelined_timer(device):
     gate = _GATES[device]
 
     def timer(fn, budget_s):
-        r = time_fn(fn, device=device, budget_s=budget_s, min_reps=10, warmup=2, gate=gate)
+        r = time_fn(fn, device=device, budget_s=budget_s, min_reps=10, least_reps=LEAST_REPS, warmup=2, gate=gate)
         return r.median_ms if r.gate_timeouts or r.pipelined_median_ms is None else r.pipelined_median_ms
 
     return timer
