@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from kernelwright.harness import candidate, evaluate, fit, reference_store
+from kernelwright.harness import candidate, evaluate, fit, handles, reference_store
 from kernelwright.harness.loading import load_module
 from kernelwright.harness.references import own_tree
 from kernelwright.run import bundled_problems_dir
@@ -169,6 +169,69 @@ def test_references_wait_on_the_host_only_where_recomputing_costs_more():
     assert not reference_store.worth_hosting(0.3, 19.3e9, on_device=True)
     assert reference_store.worth_hosting(8.0, 3.7e9, on_device=True)
     assert reference_store.worth_hosting(0.001, 19.3e9, on_device=False)
+
+
+def test_references_kept_on_the_device_within_what_the_judge_can_spare():
+    """Beyond keep_bytes, a set's references stay on the device while the spare room holds
+    them (meta tensors stand for device ones); kept on the host they never count against it."""
+    holder = handles.Holder(torch, budget=767)
+    store = reference_store.ReferenceStore(keep_bytes=100, host_bytes=0, holder=holder)
+
+    def refs(device):
+        return torch.empty(64, device=device), torch.empty(64, dtype=torch.float64, device=device)
+
+    store.add("short", *refs("meta"), computed_s=1.0)  # 768 bytes
+    holder.budget = 768 + 700
+    store.add("room", *refs("meta"), computed_s=1.0)
+    store.add("full", *refs("meta"), computed_s=1.0)
+    store.add("host", *refs("cpu"), computed_s=1.0)
+    assert [store.get(n, "meta") is not None for n in ("short", "room", "full", "host")] == [False, True, False, False]
+    assert store.spare_bytes == holder.reserved == 768
+    assert any("recomputed when judging (3 of 4 sets" in n for n in store.notes(4))
+    store.clear()
+    assert store.spare_bytes == holder.reserved == 0 and store.get("room", "meta") is None
+
+
+@pytest.mark.cuda
+def test_references_kept_in_the_judges_share_of_the_device_judge_as_recomputed_ones():
+    """With no reference cache and no host room, the judge's share of the device keeps the
+    references; without handles (no share) they are recomputed; verdicts and figures agree."""
+    def judged(**kw):
+        r = evaluate(os.path.join(CASES, "problems", "softmax.py"), os.path.join(CASES, "candidates", "softmax_correct.py"),
+                     **dict(FAST, device="cuda", reference_cache_bytes=0, reference_host_bytes=0, **kw))
+        return r, {k: r[k] for k in ("verdict", "error_vs_fp64", "reference_error_vs_fp64", "error_ratio")}
+
+    spared, spared_figures = judged()
+    again, again_figures = judged(device_exchange=False)
+    assert not any("recomputed when judging" in n for n in spared["notes"]), spared["notes"]
+    assert any("recomputed when judging" in n for n in again["notes"]), again["notes"]
+    assert spared_figures == again_figures and spared_figures["verdict"] == "pass"
+
+
+def test_sets_are_bounded_by_the_time_their_references_take():
+    notes = []
+    assert fit.sets_in_time(3, 5, 1.0, 12.0, notes) == (3, 5) and not notes
+    assert fit.sets_in_time(3, 5, 3.0, 12.0, notes) == (1, 3) and "3.0 s a set: 1 trials and 3 variants" in notes[0]
+    assert fit.sets_in_time(3, 5, 100.0, 12.0, []) == (1, 1)  # never fewer than two sets
+    assert fit.sets_in_time(3, 5, 100.0, None, []) == (3, 5)
+    assert fit.sets_in_time(2, 1, 5.0, 12.0, []) == (1, 1)  # from fewer sets than the default
+
+
+def test_rechecks_are_bounded_by_the_time_their_references_take():
+    notes = []
+    assert fit.rechecks_in_time(1.0, 12.0, 3, notes) == 3 and not notes
+    assert fit.rechecks_in_time(1.5, 12.0, 3, notes) == 2 and "2 timed calls re-checked" in notes[0]
+    assert fit.rechecks_in_time(100.0, 12.0, 3, []) == 1
+    assert fit.rechecks_in_time(100.0, None, 3, []) == 3
+
+
+def test_a_reference_budget_spent_on_the_first_set_leaves_two_sets():
+    r = evaluate(os.path.join(CASES, "problems", "elu.py"), os.path.join(CASES, "candidates", "elu_correct.py"),
+                 **dict(FAST, trials=3, reference_budget_s=1e-9))
+    assert r["verdict"] == "pass", r["reason"]
+    assert any("a set: 1 trials and 1 variants" in n for n in r["notes"]), r["notes"]
+    assert any("1 timed call re-checked in advance" in n for n in r["notes"]), r["notes"]
+    assert len(r["correctness"]["sets"]) == 2
 
 
 def test_outputs_are_copied_only_where_they_share_memory():

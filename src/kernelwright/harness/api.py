@@ -44,6 +44,7 @@ class EvalOptions:
     max_input_bytes: int = 4 << 30
     reference_cache_bytes: int = 1 << 30
     reference_host_bytes: Optional[int] = None
+    reference_budget_s: Optional[float] = 12.0
     recheck_sample_elements: int = 1 << 20
     build_dir: Optional[str] = None
     workdir: Optional[str] = None

@@ -12,7 +12,7 @@ import torch
 
 from kernelwright import timing
 from kernelwright.harness import anticheat, compare, exchange, inputs, kernels, roofline
-from kernelwright.harness.candidate_timing import CandidateTiming
+from kernelwright.harness.candidate_timing import DRAWN_RECHECKS, CandidateTiming
 from kernelwright.harness.compare import bitwise_equal, compare_tensor, flatten, tolerance_for
 from kernelwright.harness.handles import fingerprint
 from kernelwright.harness.loading import load_module, require
@@ -82,6 +82,7 @@ class _Candidate(CandidateTiming):
         if self.device.type == "cpu":
             limit_memory(job.get("memory_limit_mb"))
         self.holder = exchange_holder(job, torch, self.device)
+        self.drawn_rechecks = DRAWN_RECHECKS
         self.outputs_by_handle = 0
         self.flags = {}
         self.notes = []
@@ -310,6 +311,7 @@ def run(job, chan):
     go = json.loads(arg)
     if c.holder is not None:
         c.holder.budget = int(go.get("handle_budget") or 0)
+    c.drawn_rechecks = int(go.get("drawn_rechecks") or DRAWN_RECHECKS)
     c.setup(go["inputs"])
     c.output_types = set(go.get("reference_output_types") or ["torch.Tensor"])
     try:

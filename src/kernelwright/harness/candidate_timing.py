@@ -34,7 +34,9 @@ def _os_sample(n, k):
 
 
 # Timed calls re-checked: three drawn in advance, at most two more at random; on a GPU, one
-# more drawn among the calls of the device-time rounds.
+# more drawn among the calls of the device-time rounds.  Where the judge's references are
+# slow (fit.rechecks_in_time) fewer are drawn in advance, and the random ones shrink alike.
+DRAWN_RECHECKS = 3
 MAX_RECHECKS = 5
 # Rounds of gated (device-time) measurement, GPU only.
 DEVICE_ROUNDS = 2
@@ -51,8 +53,19 @@ CONFIRM_ROUNDS = 7
 CONFIRM_CALLS = 3
 
 
+# Calls a timing makes at the least, over its rounds, where min_reps calls would overrun its
+# budget: calls that long (level-1 68's forward takes 185 ms) are known to a fraction of a
+# percent from a few, and min_reps of them cost its timing about 30 s.
+LEAST_REPS = 6
+
+
 def _reps_per_round(min_reps, rounds):
     return max(2, -(-min_reps // rounds))
+
+
+def _least_per_round(min_reps, rounds):
+    """Calls every round of a timing makes, however long they take."""
+    return min(_reps_per_round(min_reps, rounds), _reps_per_round(LEAST_REPS, rounds))
 
 
 class CandidateTiming:
@@ -162,7 +175,8 @@ class CandidateTiming:
         gated = {} if gate_timeout_ms is None else dict(gate=self.gate, gate_timeout_ms=gate_timeout_ms)
         return self.timing.time_fn(
             fn, make_args, self.device, warmup=t["warmup"], warmup_ms=t["warmup_ms"],
-            min_reps=_reps_per_round(t["min_reps"], rounds), max_reps=max(2, t["max_reps"] // rounds),
+            min_reps=_reps_per_round(t["min_reps"], rounds), least_reps=_least_per_round(t["min_reps"], rounds),
+            max_reps=max(2, t["max_reps"] // rounds),
             budget_s=min(budget_s or t["budget_s"], t["budget_s"]) / rounds, target_rse=t["target_rse"],
             after_call=after_call, **gated)
 
@@ -171,10 +185,12 @@ class CandidateTiming:
         make_args, drawn = self._pool()
         min_reps = self.job["timing"]["min_reps"]
         rounds = max(1, int(self.job["timing"]["rounds"]))
-        guaranteed = rounds * _reps_per_round(min_reps, rounds)  # calls every timing run makes
-        chosen = _os_sample(guaranteed, 3)
+        guaranteed = rounds * _least_per_round(min_reps, rounds)  # calls every timing run makes
+        drawn_rechecks = min(DRAWN_RECHECKS, self.drawn_rechecks)
+        chosen = _os_sample(guaranteed, drawn_rechecks)
         rechecks = []
-        state = {"calls": 0, "pending": None, "extra": MAX_RECHECKS - len(chosen)}
+        state = {"calls": 0, "pending": None,
+                 "extra": (MAX_RECHECKS - DRAWN_RECHECKS) * drawn_rechecks // DRAWN_RECHECKS}
 
         def make_checked_args(i):
             state["pending"] = None
@@ -248,7 +264,7 @@ class CandidateTiming:
                                                                gate_timeout_ms=gate_timeout)
                         # One call of these rounds is re-checked too, drawn like the others.
                         chosen.add(state["calls"] + _os_bits(64) % (
-                            DEVICE_ROUNDS * _reps_per_round(min_reps, DEVICE_ROUNDS)))
+                            DEVICE_ROUNDS * _least_per_round(min_reps, DEVICE_ROUNDS)))
                         dev_parts = {"eager": [], "candidate": []}
                         for r in range(DEVICE_ROUNDS):
                             for key, what, fn, make, after in (sides if r % 2 == 0 else sides[::-1]):

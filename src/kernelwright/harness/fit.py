@@ -109,3 +109,35 @@ def check(in_bytes, out_bytes, weight_bytes, free, total, reserve, where):
 
 def size(n):
     return "%.1f GiB" % (n / GIB) if n >= GIB else "%.0f MiB" % (n / 2**20)
+
+
+def set_counts(n_seeds, max_sets):
+    """(trials, variants) of at most ``max_sets`` sets: variants first, once there is a trial."""
+    n_trials = min(n_seeds, max(1, max_sets - len(inputs.VARIANTS)))
+    return n_trials, min(len(inputs.VARIANTS), max(0, max_sets - n_trials))
+
+
+def sets_in_time(n_trials, n_variants, set_s, budget_s, notes):
+    """(trials, variants) whose references fit ``budget_s`` where a set's take ``set_s``: every
+    set's references are computed again for each re-checked call and, beyond what the judge
+    can keep, when judging (level-1 68, H200: 3 s a set, most of it the float64 forward).
+    At least two sets; ``notes`` gets a line where there are fewer than asked."""
+    n = n_trials + n_variants
+    if budget_s is None or set_s <= 0 or n * set_s <= budget_s:
+        return n_trials, n_variants
+    trials, variants = set_counts(n_trials, min(n, max(2, int(budget_s // set_s))))
+    notes.append("references take %.1f s a set: %d trials and %d variants (reference_budget_s %g)" % (
+        set_s, trials, variants, budget_s))
+    return trials, variants
+
+
+def rechecks_in_time(set_s, budget_s, most, notes):
+    """Timed calls to re-check, drawn in advance: ``most``, or as many as a quarter of
+    ``budget_s`` pays for where each costs a set's references, ``set_s`` (at least one);
+    ``notes`` gets a line where there are fewer."""
+    if budget_s is None or set_s <= 0 or most * set_s <= budget_s / 4:
+        return most
+    n = max(1, int(budget_s / 4 // set_s))
+    notes.append("%d timed call%s re-checked in advance, not %d: each re-check computes the references again"
+                 % (n, "" if n == 1 else "s", most))
+    return n

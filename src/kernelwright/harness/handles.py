@@ -127,15 +127,16 @@ def unpack(packed, torch):
 class Holder:
     """What one worker has shared by handle, alive until the other worker is done with it.
 
-    ``budget``: bytes it may hold at once (0 until the worker knows how much it can spare)."""
+    ``budget``: bytes it may hold at once (0 until the worker knows how much it can spare);
+    ``reserved``: bytes of it the worker keeps on the device for itself (the judge's references)."""
 
     def __init__(self, torch, budget=0):
         self.torch, self.budget = torch, budget
-        self.held, self.bytes = {}, 0
+        self.held, self.bytes, self.reserved = {}, 0, 0
 
     def admits(self, obj):
         n = shared_bytes(obj, self.torch)
-        return 0 < n and self.bytes + n <= self.budget
+        return 0 < n and self.bytes + self.reserved + n <= self.budget
 
     def hold(self, key, obj):
         self.held[key] = (obj, shared_bytes(obj, self.torch))

@@ -15,6 +15,7 @@ import torch
 from kernelwright.harness import compare, exchange, fit, inputs, roofline
 from kernelwright.harness.compare import flatten
 from kernelwright.harness.exchange import available_host_bytes
+from kernelwright.harness.candidate_timing import DRAWN_RECHECKS
 from kernelwright.harness.handles import candidate_budget, fingerprint, new_key, room_bytes
 from kernelwright.harness.loading import load_module, require
 from kernelwright.harness.plumbing import (environment, exchange_dirs, exchange_holder, limit_memory, release,
@@ -50,6 +51,7 @@ class _Judge(References):
         self.draw_key = None
         self.drew_on_host = False
         self.shared = False
+        self.first_set_s = 0.0  # the first set's references took this long
 
     def prepare(self):
         torch, inputs, job, chan = self.torch, self.inputs, self.job, self.chan
@@ -73,21 +75,21 @@ class _Judge(References):
         # check.  Memory does not depend on the count: sets are made, run and written one
         # at a time.
         max_sets = max(2, int(job.get("max_input_bytes", 4 << 30) // per_set))
-        n_trials = min(len(seeds), max(1, max_sets - len(inputs.VARIANTS)))
-        n_variants = min(len(inputs.VARIANTS), max(0, max_sets - n_trials))
+        n_trials, n_variants = fit.set_counts(len(seeds), max_sets)
         notes = [self.fit_note] if self.fit_note else []
         if n_trials < len(seeds) or n_variants < len(inputs.VARIANTS):
             notes.append("inputs are %.0f MiB per set: %d trials and %d variants" % (
                 per_set / 2**20, n_trials, n_variants))
         host = job.get("reference_host_bytes")
         self.store = ReferenceStore(int(job.get("reference_cache_bytes", 1 << 30)),
-                                    int(host) if host is not None else available_host_bytes() // 4)
+                                    int(host) if host is not None else available_host_bytes() // 4, self.holder)
         self.sets, self.paths = [], {}
         self.ref_mutates = self.ref_aliases = False
         self.base_finite, self.dropped, self.out_dtypes = {}, [], set()
         order = {}
         with torch.no_grad():
-            for b in range(n_trials):
+            b = 0
+            while b < n_trials:
                 # Variants are made where the data lives (the device), from the draw they
                 # vary, while it is there: one draw and one variant in memory at a time.
                 order["trial%d" % b] = b
@@ -98,6 +100,9 @@ class _Judge(References):
                     x = self._load_set("trial%d" % b)
                 first = None
                 self._add_set("trial%d" % b, x, None)
+                if b == 0:
+                    n_trials, n_variants = fit.sets_in_time(n_trials, n_variants, self.first_set_s,
+                                                            job.get("reference_budget_s"), notes)
                 for k, kind in enumerate(inputs.VARIANTS[:n_variants]):
                     if k % n_trials != b:
                         continue
@@ -113,10 +118,13 @@ class _Judge(References):
                     del v
                 x = None
                 release(torch, self.device)
+                b += 1
         self.sets.sort(key=lambda item: order[item[0]])
         self.timing_names = timing_sets([name for name, _ in self.sets])
         notes += self.store.notes(len(self.sets))
 
+        self.drawn_rechecks = fit.rechecks_in_time(self.first_set_s, job.get("reference_budget_s"),
+                                                   DRAWN_RECHECKS, notes)
         if self.fp64_on_host:
             notes.append("float64 reference kept on the host (no room for it on the device beside the eager "
                          "output and the candidate's) and compared on the device a chunk at a time")
@@ -148,6 +156,7 @@ class _Judge(References):
                        output_dtypes=sorted(self.out_dtypes), output_types=sorted(self.out_types),
                        input_bytes=self.per_set, work=self.work,
                        handle_budget=self.handle_budget(), sets_by_handle=len(self.fingerprints),
+                       drawn_rechecks=self.drawn_rechecks,
                        sets_redrawn=len(self.drawn), shareable=self.shared,
                        **environment(torch, self.device))
 
@@ -205,6 +214,7 @@ class _Judge(References):
         self.ref_aliases |= aliases
         finite = self._all_finite(eager) and (ref64 is None or self._all_finite(ref64))
         computed_s = time.perf_counter() - started  # the finiteness checks waited for the device
+        self.first_set_s = self.first_set_s or computed_s
         if base is None:
             self.base_finite[name] = finite
         elif not finite and self.base_finite.get(base, False):
@@ -238,7 +248,7 @@ class _Judge(References):
         if self.holder is None or self.handle_room is None:
             return 0
         total = self.torch.cuda.get_device_properties(self.device).total_memory
-        return candidate_budget(total, self.handle_room, self.holder.bytes)
+        return candidate_budget(total, self.handle_room, self.holder.bytes + self.holder.reserved)
 
     def _load_set(self, name, writable=False):
         """Set ``name`` on the device; a copy of its own when ``writable``."""

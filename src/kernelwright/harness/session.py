@@ -253,7 +253,8 @@ def run_evaluation(problem, candidate, opts, judge=None, spares=None):
                       redraw_inputs=opts.redraw_inputs, **judge.seeds)
         judge_job = dict(common, role=Role.JUDGE, max_input_bytes=opts.max_input_bytes,
                          reference_cache_bytes=opts.reference_cache_bytes,
-                         reference_host_bytes=opts.reference_host_bytes)
+                         reference_host_bytes=opts.reference_host_bytes,
+                         reference_budget_s=opts.reference_budget_s)
         cand_job = dict(common, role=Role.CANDIDATE, compile=opts.compile and not judge.compile_timings,
                         ceiling=judge.ceiling,
                         escape_abs_ms=opts.escape_abs_ms, escape_rel=opts.escape_rel,
@@ -329,6 +330,7 @@ def _judge_candidate(judge, cand, prepared, result, opts):
         "reference_aliases_inputs": prepared["reference_aliases_inputs"],
         "reference_output_types": prepared.get("output_types"),
         "handle_budget": prepared.get("handle_budget", 0),
+        "drawn_rechecks": prepared.get("drawn_rechecks"),
         "dtype": (prepared.get("work") or {}).get("dtype", "float32"),
     }))
     # The outputs are judged before the candidate goes on, so that they and the input
