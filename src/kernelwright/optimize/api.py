@@ -184,6 +184,7 @@ def _with_channels_last(best, model, example_inputs, problem_source, problem_nam
     # cuDNN may pick a TF32-class algorithm for one layout and an fp32 one for the other
     # (H100, 2026-11-25: 7.6e-5 against 4.8e-8 at 'highest'), and a forward cannot choose
     # without changing a global setting: the layout is kept only if no less accurate.
+    t = time.perf_counter()
     forwards = [best.bind(model), other.bind(model)]
     given_err, other_err = tune.errors_vs_float64(forwards, model, example_inputs)
     # Without a float64 run neither layout's accuracy is known: the given one, the model's own, stays.
@@ -198,6 +199,7 @@ def _with_channels_last(best, model, example_inputs, problem_source, problem_nam
     chosen.notes.append("layout: channels_last forward %.4f ms, as given %.4f ms; %s: %s kept" % (
         other.end_to_end[1], best.end_to_end[1], accuracy, "channels_last" if chosen is other else "the given layout"))
     chosen.seconds["other_layout"] = sum((best if chosen is other else other).seconds.values())
+    chosen.seconds["layout_choice"] = time.perf_counter() - t
     return chosen
 
 

@@ -138,8 +138,10 @@ def _optimize_and_verify(record, problem, output, options, spares, seed, console
                         "reference_error_vs_fp64", "error_ratio", "device_name", "torch_version", "cuda_version",
                         "cudnn_allow_tf32"):
                 record[key] = result.get(key)
-            # Where the verification's time goes, per worker and phase (it is most of a problem's).
+            # Where the verification's time goes, per worker and phase (it is most of a problem's),
+            # and what the harness said of how it verified (fewer input sets for a large problem).
             record["verify_phase_s"] = result.get("phase_s")
+            record["verify_notes"] = result.get("notes")
             for f in record.get("fallbacks", []):
                 record["reason"] += "; it replaced a forward the harness failed (%s) with %s" % (f["reason"], f["then"])
         else:
