@@ -62,3 +62,16 @@ def test_models_and_the_generated_forward_are_timed_in_turns(monkeypatch):
 
     assert tune.forwards_in_turns([model, new], [1.0], "cpu") == [4.0, 2.0]
     assert order == [model, new] * 5
+
+
+def test_a_model_of_many_groups_times_each_within_a_share_of_the_measuring_budget():
+    """A quarter second a timing for a few groups; a plan whose timings would overrun
+    tune.MEASURE_BUDGET_S gets that budget shared among them, fused GEMMs counted."""
+    def plan_of(n_groups, n_variants):
+        spec = SimpleNamespace(variants=[None] * n_variants)
+        return SimpleNamespace(specs={g: spec for g in range(n_groups)})
+
+    assert tune.timing_budget(plan_of(3, 8), {}, 0.25) == 0.25
+    assert tune.timing_budget(plan_of(106, 8), {}, 0.25) == pytest.approx(tune.MEASURE_BUDGET_S / 954)
+    assert tune.timing_budget(plan_of(106, 8), {1: None, 2: None}, 0.25) == pytest.approx(tune.MEASURE_BUDGET_S / 956)
+    assert tune.timing_budget(plan_of(0, 0), {}, 0.25) == 0.25

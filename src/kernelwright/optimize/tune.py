@@ -34,6 +34,18 @@ ERROR_RATIO = 2.0
 # held to the same band, where it runs at least one generated kernel.
 TIE = 0.02
 
+# What timing one model's kernels may take in all, at most: each timing (a group's ATen twin or
+# one of its variants, a fused GEMM against the two apart) gets at most this over their number.
+# An unrolled ODE solver of 106 groups (corpus 661) took over 140 s at a quarter second each;
+# a few groups, as KernelBench's, keep the quarter second.
+MEASURE_BUDGET_S = 30.0
+
+
+def timing_budget(plan, fusions, budget_s):
+    """Seconds each of the timings of ``plan``'s groups and ``fusions`` may take."""
+    n = sum(1 + len(spec.variants) for spec in plan.specs.values()) + len(fusions)
+    return min(budget_s, MEASURE_BUDGET_S / max(1, n))
+
 
 def kernel_kept(kernel_ms, aten_ms):
     """Whether a correct generated kernel (or forward) of ``kernel_ms`` stands in for ATen's
@@ -79,6 +91,7 @@ def measure(plan, model, inputs, twins, device, budget_s=0.25, tolerance=1e-3, f
     fused against both apart, timed on the values the model computes for ``inputs``."""
     groups, calls, fused = {}, {}, {}
     fusions = fusions or {}
+    budget_s = timing_budget(plan, fusions, budget_s)
     gemm_args = {}  # the GEMMs of fusions: their operands, until their group runs
     ahead = {}  # group id -> the build of its fused kernel, started when its GEMM runs
     call_tolerance = _CALL_TOLERANCE.get(torch.get_float32_matmul_precision(), 1e-5)
