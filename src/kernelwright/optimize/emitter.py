@@ -30,10 +30,15 @@ def contiguous_strides(shape):
 
 def meta(node):
     val = node.meta.get("val")
+    # Asked millions of times while the planner builds candidate groups (corpus 644: 9.9M
+    # calls, a quarter of its planning): a value once checked is marked checked.
+    if node.meta.get("kw_static_val") is val and val is not None:
+        return val
     if not isinstance(val, torch.Tensor):
         raise Unsupported("%s has no tensor metadata" % node.name)
     if not all(type(s) is int for s in val.shape):
         raise Unsupported("%s has a data-dependent shape" % node.name)
+    node.meta["kw_static_val"] = val
     return val
 
 
