@@ -1,7 +1,7 @@
 """Where a judge's reference results wait between the reference trials and judging.
 
 Small ones stay where they were computed (up to ``keep_bytes``), and on the device beyond that
-while the judge's share of it has room (``spare``); larger ones wait in host memory (up to
+while the judge's share of it has room (its ``holder``); larger ones wait in host memory (up to
 ``host_bytes``) where computing them took longer than copying them out and back would; the rest
 are recomputed from their input set when the candidate's output arrives.
 """
